@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install everything the tests need (Python packages, Debian's Chromium, Redis) and run them all:
+# lint, types, and the pytest suite (engine, bots, server, browser).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "installing Debian packages: ${need_apt[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+python3 -m pip install -q --disable-pip-version-check -e '.[test,plot]' 2>&1 | grep -v -E '^(WARNING|DEPRECATION)' || true
+
+echo "== ruff"
+python3 -m ruff check src tests benchmarks
+echo "== mypy (engine)"
+python3 -m mypy
+echo "== pytest"
+python3 -m pytest -n 2 -q "$@"

@@ -1,0 +1,86 @@
+"""Actions as small integers, with text forms.
+
+The engine's hot path wants ``int`` actions (a legal-action list is a list of ints, and a card
+action is the card number itself), while people and records want words.  This module is the
+only place that knows the encoding.
+
+- ``0``–``53``: a card — played in the play phase, passed in the exchange phase.
+- ``BID + n`` (64–77): bid ``n`` tricks; ``BID + 0`` is nil.
+- ``BLIND_NIL`` (80): bid blind nil before looking at the cards.
+- ``LOOK`` (81): look at the cards, giving up blind nil for this hand.
+
+>>> action_text(bid(4)), action_text(NIL_BID), action_text(parse_action("qs"))
+('bid 4', 'nil', 'QS')
+"""
+
+from __future__ import annotations
+
+from .cards import CardError, card_text, parse_card
+
+__all__ = [
+    "BID", "NIL_BID", "BLIND_NIL", "LOOK", "bid", "is_card", "is_bid", "bid_value",
+    "action_text", "parse_action", "ActionError",
+]
+
+BID = 64
+NIL_BID = BID
+BLIND_NIL = 80
+LOOK = 81
+
+
+class ActionError(ValueError):
+    """Text that does not name an action."""
+
+
+def bid(n: int) -> int:
+    """The action of bidding ``n`` tricks (0 = nil)."""
+    return BID + n
+
+
+def is_card(action: int) -> bool:
+    return 0 <= action < 54
+
+
+def is_bid(action: int) -> bool:
+    return BID <= action <= BID + 13
+
+
+def bid_value(action: int) -> int:
+    return action - BID
+
+
+def action_text(action: int) -> str:
+    """Words for an action: ``AS``, ``bid 4``, ``nil``, ``blind nil``, ``look``."""
+    if 0 <= action < 54:
+        return card_text(action)
+    if action == NIL_BID:
+        return "nil"
+    if BID < action <= BID + 13:
+        return f"bid {action - BID}"
+    if action == BLIND_NIL:
+        return "blind nil"
+    if action == LOOK:
+        return "look"
+    return f"action {action}"
+
+
+def parse_action(text: str) -> int:
+    """Read an action from words: a card, ``bid 4``, ``4``, ``nil``, ``blind``, ``look``."""
+    t = " ".join(text.strip().lower().split())
+    if t in ("nil", "bid nil", "bid 0", "0"):
+        return NIL_BID
+    if t in ("blind", "blind nil", "bid blind nil"):
+        return BLIND_NIL
+    if t in ("look", "show", "show cards"):
+        return LOOK
+    if t.startswith("bid "):
+        t = t[4:]
+    if t.isdigit():
+        n = int(t)
+        if 0 <= n <= 13:
+            return BID + n
+        raise ActionError(f"bid {n} is out of range 0-13")
+    try:
+        return parse_card(t)
+    except CardError:
+        raise ActionError(f"unknown action {text.strip()!r}") from None

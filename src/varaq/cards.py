@@ -1,0 +1,174 @@
+"""Cards, decks and hands as bit masks.
+
+A card is an ``int`` from 0 to 53 so that the engine's hot paths stay on integer arithmetic:
+``suit * 13 + rank`` for the 52 ordinary cards (suits clubs, diamonds, hearts, spades; ranks
+2 to ace as 0 to 12), then ``LJ`` (52) and ``BJ`` (53).  A set of cards — a hand, the cards
+played, a suit — is an ``int`` bit mask with bit ``card`` set.
+
+The jokers are spades for every purpose (following, leading, breaking), so they belong to
+``SUIT_MASKS[SPADES]``.  Their order among the trumps, and the promotion of the 2♠ above the
+ace in the Big Joker Little Joker game, is a property of the rules, so it lives in
+:func:`trump_order` rather than in the card numbers.
+
+>>> parse_card("10d") == parse_card("TD")
+True
+>>> card_text(parse_card("q♠"))
+'QS'
+>>> hand_text(parse_hand("AS KS 2C"))
+'AS KS 2C'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+__all__ = [
+    "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "SUITS", "SUIT_LETTERS", "SUIT_NAMES",
+    "RANK_LETTERS", "RANK_NAMES", "LJ", "BJ", "TWO_CLUBS", "TWO_HEARTS", "TWO_SPADES",
+    "ACE_SPADES", "SUIT_OF", "RANK_OF", "SUIT_MASKS", "SPADE_MASK", "STANDARD_DECK",
+    "JOKER_DECK", "CardError", "parse_card", "card_text", "card_unicode", "card_name",
+    "parse_hand", "hand_text", "cards_of", "mask_of", "count", "trump_order", "sort_key",
+]
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
+SUIT_LETTERS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANK_LETTERS = "23456789TJQKA"
+RANK_NAMES = (
+    "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+    "Jack", "Queen", "King", "Ace",
+)
+
+LJ = 52
+BJ = 53
+TWO_CLUBS = 0
+TWO_HEARTS = 2 * 13
+TWO_SPADES = 3 * 13
+ACE_SPADES = 3 * 13 + 12
+
+#: Suit of each card number; the jokers are spades.
+SUIT_OF: tuple[int, ...] = tuple([c // 13 for c in range(52)] + [SPADES, SPADES])
+#: Rank 0 (two) to 12 (ace) of each card; the jokers rank above the ace (13 little, 14 big).
+RANK_OF: tuple[int, ...] = tuple([c % 13 for c in range(52)] + [13, 14])
+
+_SUIT_BITS = (1 << 13) - 1
+SUIT_MASKS: tuple[int, ...] = (
+    _SUIT_BITS,
+    _SUIT_BITS << 13,
+    _SUIT_BITS << 26,
+    (_SUIT_BITS << 39) | (1 << LJ) | (1 << BJ),
+)
+SPADE_MASK = SUIT_MASKS[SPADES]
+STANDARD_DECK = (1 << 52) - 1
+#: Big Joker Little Joker: the 2♣ and 2♥ leave, the two jokers come in; still 52 cards.
+JOKER_DECK = (STANDARD_DECK & ~(1 << TWO_CLUBS) & ~(1 << TWO_HEARTS)) | (1 << LJ) | (1 << BJ)
+
+_SYMBOL_TO_LETTER = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
+
+
+class CardError(ValueError):
+    """Raised for text that does not name a card (or names one twice)."""
+
+
+def trump_order(jokers: bool) -> tuple[int, ...]:
+    """Strength of each card as a trump: 0 for non-spades, 1 upwards for spades.
+
+    Standard deck: 2♠ (1) … A♠ (13).  Jokers deck: 3♠ (2) … A♠ (13), 2♠ (14), LJ (15), BJ (16).
+    """
+    order = [0] * 54
+    for rank in range(13):
+        order[TWO_SPADES + rank] = rank + 1
+    if jokers:
+        order[TWO_SPADES] = 14
+        order[LJ] = 15
+        order[BJ] = 16
+    return tuple(order)
+
+
+def parse_card(text: str) -> int:
+    """Read one card: ``AS``, ``td``, ``10D``, ``Q♠``, ``BJ`` or ``LJ``.
+
+    Raises :class:`CardError` with a one-line reason for anything else.
+    """
+    raw = text.strip()
+    t = raw.upper()
+    for symbol, letter in _SYMBOL_TO_LETTER.items():
+        t = t.replace(symbol, letter)
+    if t in ("BJ", "LJ"):
+        return BJ if t == "BJ" else LJ
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if len(t) != 2 or t[0] not in RANK_LETTERS or t[1] not in SUIT_LETTERS:
+        raise CardError(f"unknown card {raw!r}")
+    return SUIT_LETTERS.index(t[1]) * 13 + RANK_LETTERS.index(t[0])
+
+
+def card_text(card: int) -> str:
+    """The canonical two-letter text of a card (``T`` for ten, upper case)."""
+    if card == BJ:
+        return "BJ"
+    if card == LJ:
+        return "LJ"
+    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def card_unicode(card: int) -> str:
+    """A card with its suit symbol, for people: ``10♥``, ``A♠``, ``BJ``."""
+    if card >= 52:
+        return card_text(card)
+    rank = RANK_LETTERS[card % 13]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card // 13]
+
+
+def card_name(card: int) -> str:
+    """The spoken name of a card, used for accessible labels: ``Queen of hearts``."""
+    if card == BJ:
+        return "Big joker"
+    if card == LJ:
+        return "Little joker"
+    return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
+
+
+def cards_of(mask: int) -> Iterator[int]:
+    """The cards of a mask, lowest card number first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The mask holding ``cards``."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def count(mask: int) -> int:
+    """How many cards a mask holds."""
+    return mask.bit_count()
+
+
+def sort_key(card: int) -> tuple[int, int]:
+    """Display order: spades first, then hearts, clubs, diamonds (alternating colours), high to low."""
+    suit_rank = {SPADES: 0, HEARTS: 1, CLUBS: 2, DIAMONDS: 3}[SUIT_OF[card]]
+    return (suit_rank, -RANK_OF[card])
+
+
+def parse_hand(text: str) -> int:
+    """Read space-separated cards into a mask; a card named twice is an error."""
+    mask = 0
+    for word in text.replace(",", " ").split():
+        card = parse_card(word)
+        if mask >> card & 1:
+            raise CardError(f"card {card_text(card)} appears twice")
+        mask |= 1 << card
+    return mask
+
+
+def hand_text(mask: int) -> str:
+    """Cards of a mask as text in display order (spades first, high to low)."""
+    return " ".join(card_text(c) for c in sorted(cards_of(mask), key=sort_key))

@@ -1,0 +1,644 @@
+"""The Spades state machine: one :class:`Game` is a whole match, hand after hand.
+
+Everything in Varaq goes through the same few verbs:
+
+- :meth:`Game.legal_actions` — the actions (small ints, see :mod:`varaq.actions`) open now;
+- :meth:`Game.apply` — do one, get an :class:`~varaq.events.Event`, or an
+  :class:`IllegalAction` whose message says why not (``W cannot play 9S: must follow hearts``);
+- :meth:`Game.view` — exactly what one seat may know; bots and clients get nothing else;
+- :meth:`Game.copy` — an independent copy, for search.
+
+A match moves through phases: ``deal`` (waiting for cards) → ``blind`` (eligible players choose
+blind nil or look, before seeing their cards) → ``bid`` → ``exchange`` (after a blind nil, when
+the rules pass cards) → ``play`` → back to ``deal``, until ``over``.
+
+>>> g = Game(Rules.named("varaq"), seed=7)
+>>> _ = g.deal()
+>>> g.phase_name
+'bid'
+>>> while not g.is_over and g.phase_name != "deal":
+...     _ = g.apply(g.legal_actions()[0])
+>>> len(g.history)
+1
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .actions import BID, BLIND_NIL, LOOK, action_text
+from .cards import (
+    JOKER_DECK,
+    RANK_OF,
+    SPADE_MASK,
+    STANDARD_DECK,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    TWO_CLUBS,
+    card_text,
+    cards_of,
+    hand_text,
+    trump_order,
+)
+from .events import Event, TrickResult
+from .rules import Rules
+from .scoring import HandScore, match_winner, score_hand
+from .seats import SEAT_LETTERS, SIDE_NAMES
+
+__all__ = [
+    "Game", "IllegalAction", "HandLog", "PHASE_NAMES",
+    "DEAL", "BLIND", "BIDDING", "EXCHANGE", "PLAY", "OVER",
+]
+
+DEAL, BLIND, BIDDING, EXCHANGE, PLAY, OVER = 0, 1, 2, 3, 4, 5
+PHASE_NAMES = ("deal", "blind", "bid", "exchange", "play", "over")
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; ``str()`` is a one-line reason naming the seat and card."""
+
+
+def _power_tables(jokers: bool) -> tuple[tuple[int, ...], ...]:
+    """``POWER[led][card]``: the higher, the stronger in a trick led in suit ``led``.
+
+    Trumps beat everything; a card of the led suit beats off-suit cards, which never win.
+    """
+    trump = trump_order(jokers)
+    tables = []
+    for led in range(4):
+        row = []
+        for card in range(54):
+            if trump[card]:
+                row.append(100 + trump[card])
+            elif SUIT_OF[card] == led:
+                row.append(1 + RANK_OF[card])
+            else:
+                row.append(0)
+        tables.append(tuple(row))
+    return tuple(tables)
+
+
+_POWER = {False: _power_tables(False), True: _power_tables(True)}
+_NO_SEAT = -1
+# Shared events for plays and bids that finish nothing (see events.py).
+_PLAY_EVENTS = tuple(tuple(Event("play", s, c) for c in range(54)) for s in range(4))
+
+
+@dataclass(slots=True)
+class HandLog:
+    """A finished (or score-sheet) hand as a record keeps it."""
+
+    dealer: int
+    #: The cards as dealt, before any exchange; ``None`` for a score-sheet hand.
+    dealt: tuple[int, int, int, int] | None
+    bids: tuple[int, int, int, int]
+    blind: tuple[bool, bool, bool, bool]
+    #: Cards each seat gave in a blind nil exchange (mask per seat).
+    exchanged: tuple[int, int, int, int]
+    #: Cards in the order played; empty for a score-sheet hand.
+    plays: tuple[int, ...]
+    result: HandScore
+
+
+class Game:
+    """A Spades match under one set of :class:`~varaq.rules.Rules`.
+
+    Create it, call :meth:`deal`, then alternate :meth:`legal_actions` and :meth:`apply`;
+    after each hand the phase returns to ``deal`` until the match is over.
+    """
+
+    __slots__ = (
+        "rules", "seed", "_power", "_deck", "totals", "bags", "start_totals", "start_bags",
+        "log", "hand_no", "dealer", "first_dealer", "phase", "turn", "hands", "dealt", "bids",
+        "blind", "blind_queue", "exchange_queue", "passing", "exchanged", "trick", "leader",
+        "tricks", "taken", "broken", "played", "winner", "conceded", "sheet",
+    )
+
+    def __init__(
+        self,
+        rules: Rules | str = "classic",
+        seed: int | str | None = None,
+        *,
+        totals: Sequence[int] = (0, 0),
+        bags: Sequence[int] = (0, 0),
+        dealer: int | None = None,
+    ) -> None:
+        self.rules = Rules.from_spec(rules) if not isinstance(rules, Rules) else rules
+        self.seed: int | str = secrets.randbits(48) if seed is None else seed
+        self._power = _POWER[self.rules.jokers]
+        self._deck = JOKER_DECK if self.rules.jokers else STANDARD_DECK
+        self.totals = [int(totals[0]), int(totals[1])]
+        self.bags = [int(bags[0]), int(bags[1])]
+        self.start_totals = (self.totals[0], self.totals[1])
+        self.start_bags = (self.bags[0], self.bags[1])
+        self.log: list[HandLog] = []
+        self.hand_no = 0
+        if dealer is None:
+            dealer = random.Random(f"{self.seed}:dealer").randrange(4)
+        self.first_dealer = dealer
+        self.dealer = dealer
+        self.phase = DEAL
+        self.turn = _NO_SEAT
+        self.hands = [0, 0, 0, 0]
+        self.dealt = (0, 0, 0, 0)
+        self.bids = [-1, -1, -1, -1]
+        self.blind = [False, False, False, False]
+        self.blind_queue: list[int] = []
+        self.exchange_queue: list[tuple[int, int]] = []
+        self.passing = 0
+        self.exchanged = [0, 0, 0, 0]
+        self.trick: list[int] = []
+        self.leader = _NO_SEAT
+        self.tricks: list[TrickResult] = []
+        self.taken = [0, 0, 0, 0]
+        self.broken = False
+        self.played = 0
+        self.winner: int | None = None
+        self.conceded: int | None = None
+        self.sheet = False
+
+    # -- reading the state ------------------------------------------------------------------
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def history(self) -> list[HandScore]:
+        """The scores of the finished hands, oldest first."""
+        return [h.result for h in self.log]
+
+    def plays(self) -> list[int]:
+        """Cards played so far this hand, in order."""
+        out: list[int] = []
+        for t in self.tricks:
+            out.extend(t.cards)
+        out.extend(self.trick)
+        return out
+
+    def trick_seats(self) -> list[int]:
+        """Who played each card of the current trick."""
+        return [(self.leader + i) & 3 for i in range(len(self.trick))]
+
+    def blind_eligible(self, seat: int) -> str:
+        """Why ``seat`` may not bid blind nil at this deal, or ``""`` if it may."""
+        r = self.rules
+        if not r.blind_nil:
+            return "blind nil is not played at this table"
+        side = seat & 1
+        trail = self.totals[1 - side] - self.totals[side]
+        if trail < r.blind_nil_trail:
+            return f"{SIDE_NAMES[side]} trails by {trail}, needs {r.blind_nil_trail}"
+        if self.blind[seat ^ 2]:
+            return f"{SIDE_NAMES[side]} already has a blind nil this hand"
+        return ""
+
+    # -- dealing ----------------------------------------------------------------------------
+
+    def deal(self, hands: Sequence[int] | None = None, dealer: int | None = None) -> Event:
+        """Start the next hand.  Without ``hands`` the cards come from the game's seed, so a
+        seed and a hand number always give the same deal (the daily deal relies on it)."""
+        if self.phase != DEAL:
+            raise IllegalAction(
+                "the match is over" if self.phase == OVER else "the current hand is not finished"
+            )
+        dealer = self._next_dealer(dealer)
+        if hands is None:
+            cards = list(cards_of(self._deck))
+            random.Random(f"{self.seed}:{self.hand_no}").shuffle(cards)
+            masks = [0, 0, 0, 0]
+            for i, card in enumerate(cards):
+                masks[(dealer + 1 + i) & 3] |= 1 << card
+            hands = masks
+        else:
+            self._check_deal(hands)
+        self._start_hand(dealer, tuple(hands), sheet=False)  # type: ignore[arg-type]
+        return Event("deal", dealer, -1)
+
+    def deal_unknown(self, dealer: int | None = None) -> Event:
+        """Start a score-sheet hand: bids are made as usual, but no cards are known; finish it
+        with :meth:`score_tricks`.  For people playing with real cards."""
+        if self.phase != DEAL:
+            raise IllegalAction(
+                "the match is over" if self.phase == OVER else "the current hand is not finished"
+            )
+        dealer = self._next_dealer(dealer)
+        self._start_hand(dealer, (0, 0, 0, 0), sheet=True)
+        return Event("deal", dealer, -1)
+
+    def _next_dealer(self, dealer: int | None) -> int:
+        expected = self.first_dealer if self.hand_no == 0 else (self.dealer + 1) & 3
+        if dealer is not None and self.hand_no and dealer != expected:
+            raise IllegalAction(
+                f"dealer must be {SEAT_LETTERS[expected]}, the previous dealer's left"
+            )
+        if dealer is not None and not self.hand_no:
+            self.first_dealer = dealer
+            return dealer
+        return expected
+
+    def _check_deal(self, hands: Sequence[int]) -> None:
+        if len(hands) != 4:
+            raise IllegalAction("a deal needs four hands")
+        seen = 0
+        for seat, hand in enumerate(hands):
+            letter = SEAT_LETTERS[seat]
+            if hand & ~self._deck:
+                extra = hand_text(hand & ~self._deck)
+                raise IllegalAction(f"{letter}'s hand has cards not in this deck: {extra}")
+            if hand & seen:
+                raise IllegalAction(f"{letter}'s hand repeats {hand_text(hand & seen)}")
+            if hand.bit_count() != 13:
+                raise IllegalAction(f"{letter} was dealt {hand.bit_count()} cards, not 13")
+            seen |= hand
+        if seen != self._deck:
+            raise IllegalAction(f"the deal is missing {hand_text(self._deck & ~seen)}")
+
+    def _start_hand(self, dealer: int, hands: tuple[int, int, int, int], sheet: bool) -> None:
+        self.dealer = dealer
+        self.sheet = sheet
+        self.dealt = hands
+        self.hands = list(hands)
+        self.bids = [-1, -1, -1, -1]
+        self.blind = [False, False, False, False]
+        self.exchange_queue = []
+        self.passing = 0
+        self.exchanged = [0, 0, 0, 0]
+        self.trick = []
+        self.tricks = []
+        self.taken = [0, 0, 0, 0]
+        self.broken = False
+        self.played = 0
+        self.leader = _NO_SEAT
+        order = [(dealer + 1 + i) & 3 for i in range(4)]
+        self.blind_queue = [s for s in order if not self.blind_eligible(s)]
+        if self.blind_queue:
+            self.phase = BLIND
+            self.turn = self.blind_queue[0]
+        else:
+            self.phase = BIDDING
+            self.turn = order[0]
+
+    # -- legal actions ----------------------------------------------------------------------
+
+    def legal_play_mask(self) -> int:
+        """The cards the player to move may play, as a mask (play phase only)."""
+        hand = self.hands[self.turn]
+        trick = self.trick
+        if trick:
+            follow = hand & SUIT_MASKS[SUIT_OF[trick[0]]]
+            return follow if follow else hand
+        if not self.tricks and self.rules.two_clubs_leads:
+            return 1 << TWO_CLUBS
+        if not self.broken:
+            plain = hand & ~SPADE_MASK
+            if plain:
+                return plain
+        return hand
+
+    def legal_bids(self) -> list[int]:
+        """Bid values (0 = nil) open to the player to bid."""
+        r = self.rules
+        low = 1
+        mate = self.bids[self.turn ^ 2]
+        if r.min_team_bid and mate > 0:
+            low = max(1, r.min_team_bid - mate)
+        values = list(range(low, 14))
+        return [0, *values] if r.nil else values
+
+    def legal_actions(self) -> list[int]:
+        """Every action open now, for the player whose turn it is (``[]`` between hands)."""
+        phase = self.phase
+        if phase == PLAY:
+            if self.sheet:
+                return []
+            mask = self.legal_play_mask()
+            out = []
+            while mask:
+                low = mask & -mask
+                out.append(low.bit_length() - 1)
+                mask ^= low
+            return out
+        if phase == BIDDING:
+            return [BID + b for b in self.legal_bids()]
+        if phase == BLIND:
+            return [BLIND_NIL, LOOK]
+        if phase == EXCHANGE:
+            return list(cards_of(self.hands[self.turn] & ~self.passing))
+        return []
+
+    def is_legal(self, action: int) -> bool:
+        return action in self.legal_actions()
+
+    # -- applying actions -------------------------------------------------------------------
+
+    def apply(self, action: int, seat: int | None = None) -> Event:
+        """Do ``action`` for the player to move (checked against ``seat`` when given).
+
+        Raises :class:`IllegalAction` with the reason, and then nothing has changed.
+        """
+        if seat is not None and seat != self.turn:
+            raise IllegalAction(self._not_your_turn(seat))
+        if self.phase == PLAY and not self.sheet and 0 <= action < 54:
+            if self.legal_play_mask() >> action & 1:
+                return self._play(action)
+        elif self.phase == BIDDING and BID <= action <= BID + 13:
+            if action - BID in self.legal_bids():
+                return self._bid(action - BID)
+        elif self.phase == BLIND and action in (BLIND_NIL, LOOK):
+            return self._decide_blind(action)
+        elif self.phase == EXCHANGE and 0 <= action < 54:
+            if (self.hands[self.turn] & ~self.passing) >> action & 1:
+                return self._pass(action)
+        raise IllegalAction(self.why_illegal(action))
+
+    def _play(self, card: int) -> Event:
+        seat = self.turn
+        self.hands[seat] &= ~(1 << card)
+        self.played |= 1 << card
+        trick = self.trick
+        trick.append(card)
+        if card >= 39:  # every spade and joker is numbered 39 or above
+            self.broken = True
+        if len(trick) < 4:
+            self.turn = (seat + 1) & 3
+            return _PLAY_EVENTS[seat][card]
+        power = self._power[SUIT_OF[trick[0]]]
+        best = 0
+        for i in (1, 2, 3):
+            if power[trick[i]] > power[trick[best]]:
+                best = i
+        winner = (self.leader + best) & 3
+        result = TrickResult(self.leader, (trick[0], trick[1], trick[2], trick[3]), winner)
+        self.tricks.append(result)
+        self.taken[winner] += 1
+        self.trick = []
+        self.turn = winner
+        self.leader = winner
+        if len(self.tricks) < 13:
+            return Event("play", seat, card, result)
+        hand = self._finish_hand()
+        return Event("play", seat, card, result, hand, self.winner)
+
+    def _bid(self, value: int) -> Event:
+        seat = self.turn
+        self.bids[seat] = value
+        self._next_bidder()
+        return Event("bid", seat, BID + value)
+
+    def _next_bidder(self) -> None:
+        for i in range(1, 5):
+            seat = (self.dealer + i) & 3
+            if self.bids[seat] < 0:
+                self.turn = seat
+                return
+        self._end_bidding()
+
+    def _end_bidding(self) -> None:
+        order = [(self.dealer + 1 + i) & 3 for i in range(4)]
+        if self.rules.exchange and not self.sheet:
+            for seat in order:
+                if self.blind[seat]:
+                    self.exchange_queue += [(seat ^ 2, seat), (seat, seat ^ 2)]
+        if self.exchange_queue:
+            self.phase = EXCHANGE
+            self.turn = self.exchange_queue[0][0]
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        lead = (self.dealer + 1) & 3
+        if self.rules.two_clubs_leads and not self.sheet:
+            lead = next(s for s in range(4) if self.hands[s] >> TWO_CLUBS & 1)
+        self.turn = lead
+        self.leader = lead
+
+    def _decide_blind(self, action: int) -> Event:
+        seat = self.blind_queue.pop(0)
+        if action == BLIND_NIL:
+            self.blind[seat] = True
+            self.bids[seat] = 0
+            # At most one blind nil per side: the partner's choice is gone.
+            self.blind_queue = [s for s in self.blind_queue if s != seat ^ 2]
+        if self.blind_queue:
+            self.turn = self.blind_queue[0]
+        else:
+            self.phase = BIDDING
+            self._next_bidder()
+        return Event("blind_nil" if action == BLIND_NIL else "look", seat, action)
+
+    def _pass(self, card: int) -> Event:
+        giver, receiver = self.exchange_queue[0]
+        self.passing |= 1 << card
+        if self.passing.bit_count() == self.rules.exchange:
+            self.hands[giver] &= ~self.passing
+            self.hands[receiver] |= self.passing
+            self.exchanged[giver] = self.passing
+            self.passing = 0
+            self.exchange_queue.pop(0)
+            if self.exchange_queue:
+                self.turn = self.exchange_queue[0][0]
+            else:
+                self._start_play()
+        return Event("pass", giver, card)
+
+    def score_tricks(self, tricks: Sequence[int]) -> Event:
+        """Finish a score-sheet hand (see :meth:`deal_unknown`) with each seat's tricks."""
+        if not (self.sheet and self.phase == PLAY):
+            raise IllegalAction("tricks can be given only for a score-sheet hand after bidding")
+        if len(tricks) != 4 or any(not isinstance(t, int) or not 0 <= t <= 13 for t in tricks):
+            raise IllegalAction("tricks must be four whole numbers from 0 to 13")
+        if sum(tricks) != 13:
+            raise IllegalAction(f"tricks add up to {sum(tricks)}, not 13")
+        self.taken = list(tricks)
+        hand = self._finish_hand()
+        return Event("tricks", self.dealer, -1, None, hand, self.winner)
+
+    def _finish_hand(self) -> HandScore:
+        r = self.rules
+        bids = (self.bids[0], self.bids[1], self.bids[2], self.bids[3])
+        blind = (self.blind[0], self.blind[1], self.blind[2], self.blind[3])
+        taken = (self.taken[0], self.taken[1], self.taken[2], self.taken[3])
+        result = score_hand(r, bids, blind, taken, (self.bags[0], self.bags[1]))
+        self.totals[0] += result.score[0]
+        self.totals[1] += result.score[1]
+        self.bags = [result.bags[0], result.bags[1]]
+        self.log.append(HandLog(
+            self.dealer,
+            None if self.sheet else self.dealt,
+            bids, blind,
+            (self.exchanged[0], self.exchanged[1], self.exchanged[2], self.exchanged[3]),
+            tuple(self.plays()),
+            result,
+        ))
+        self.hand_no += 1
+        self.winner = match_winner(r, self.totals)
+        self.phase = OVER if self.winner is not None else DEAL
+        self.turn = _NO_SEAT
+        return result
+
+    def concede(self, side: int) -> Event:
+        """``side`` gives up: the other side wins at once."""
+        if self.phase == OVER:
+            raise IllegalAction("the match is over")
+        if side not in (0, 1):
+            raise IllegalAction(f"unknown side {side!r}")
+        self.conceded = side
+        self.winner = 1 - side
+        self.phase = OVER
+        self.turn = _NO_SEAT
+        return Event("concede", side, -1, winner=self.winner)
+
+    # -- reasons ----------------------------------------------------------------------------
+
+    def _not_your_turn(self, seat: int) -> str:
+        who = SEAT_LETTERS[seat] if 0 <= seat < 4 else repr(seat)
+        if self.turn == _NO_SEAT:
+            return f"it is nobody's turn: {self._idle_reason()}"
+        verb = {BLIND: "choose", BIDDING: "bid", EXCHANGE: "pass", PLAY: "play"}[self.phase]
+        return f"not {who}'s turn: {SEAT_LETTERS[self.turn]} is to {verb}"
+
+    def _idle_reason(self) -> str:
+        if self.phase == OVER:
+            return "the match is over"
+        if self.phase == PLAY and self.sheet:
+            return "this score-sheet hand waits for its tricks"
+        return "the hand is over; the next hand has not been dealt"
+
+    def why_illegal(self, action: int) -> str:
+        """The reason ``action`` is refused now (``""`` if it is legal)."""
+        if action in self.legal_actions():
+            return ""
+        if not isinstance(action, int) or not (0 <= action < 54 or BID <= action <= LOOK):
+            return f"unknown action {action!r}"
+        if self.turn == _NO_SEAT or (self.phase == PLAY and self.sheet):
+            return f"cannot {action_text(action)}: {self._idle_reason()}"
+        who = SEAT_LETTERS[self.turn]
+        text = action_text(action)
+        phase = self.phase
+        if action == BLIND_NIL and phase != BLIND:
+            why = self.blind_eligible(self.turn) if phase == BIDDING else ""
+            if not why:
+                why = "blind nil is chosen before looking at the cards"
+            return f"blind nil by {who} refused: {why}"
+        if phase == BLIND:
+            return f"{who} must first choose blind nil or look at the cards, not {text}"
+        if phase == BIDDING:
+            if not BID <= action <= BID + 13:
+                return f"{who} must bid now, not {text}"
+            value = action - BID
+            if value == 0:
+                return f"{who} cannot bid nil: nil is not played at this table"
+            mate = self.bids[self.turn ^ 2]
+            need = self.rules.min_team_bid
+            return (
+                f"{who} cannot bid {value}: {SIDE_NAMES[self.turn & 1]}'s bid must reach {need}"
+                f" (partner bid {mate})"
+            )
+        if not 0 <= action < 54:
+            verb = "pass" if phase == EXCHANGE else "play"
+            return f"{who} must {verb} a card now, not {text}"
+        card = card_text(action)
+        hand = self.hands[self.turn]
+        if not hand >> action & 1:
+            return f"{who} does not hold {card}"
+        if phase == EXCHANGE:
+            return f"{who} has already chosen {card} to pass"
+        if self.trick:
+            led = SUIT_OF[self.trick[0]]
+            return f"{who} cannot play {card}: must follow {SUIT_NAMES[led]}"
+        if not self.tricks and self.rules.two_clubs_leads:
+            return f"{who} cannot lead {card}: the 2C leads the first trick"
+        return f"{who} cannot lead {card}: spades are not broken"
+
+    # -- copies and views -------------------------------------------------------------------
+
+    def copy(self) -> Game:
+        """An independent copy: changing one never changes the other."""
+        g = Game.__new__(Game)
+        g.rules = self.rules
+        g.seed = self.seed
+        g._power = self._power
+        g._deck = self._deck
+        g.totals = self.totals[:]
+        g.bags = self.bags[:]
+        g.start_totals = self.start_totals
+        g.start_bags = self.start_bags
+        g.log = self.log[:]
+        g.hand_no = self.hand_no
+        g.dealer = self.dealer
+        g.first_dealer = self.first_dealer
+        g.phase = self.phase
+        g.turn = self.turn
+        g.hands = self.hands[:]
+        g.dealt = self.dealt
+        g.bids = self.bids[:]
+        g.blind = self.blind[:]
+        g.blind_queue = self.blind_queue[:]
+        g.exchange_queue = self.exchange_queue[:]
+        g.passing = self.passing
+        g.exchanged = self.exchanged[:]
+        g.trick = self.trick[:]
+        g.leader = self.leader
+        g.tricks = self.tricks[:]
+        g.taken = self.taken[:]
+        g.broken = self.broken
+        g.played = self.played
+        g.winner = self.winner
+        g.conceded = self.conceded
+        g.sheet = self.sheet
+        return g
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know now, and nothing more."""
+        from .view import build_view
+
+        return build_view(self, seat)
+
+    @classmethod
+    def from_view(cls, view: View, hands: Sequence[int]) -> Game:
+        """A game in the same public position as ``view`` with the given current holdings.
+
+        This is how a bot "deals out" the cards it cannot see to try a layout: ``hands`` holds
+        all four seats' cards now (the viewer's own must match the view).  Only the bid and play
+        phases can be rebuilt; the exchange is decided without search.
+        """
+        if view.phase not in ("bid", "play"):
+            raise IllegalAction(f"cannot rebuild a game in the {view.phase} phase")
+        if hands[view.seat] != view.hand:
+            raise IllegalAction("the layout changes the viewer's own cards")
+        g = cls(view.rules, seed=0, totals=view.totals, bags=view.bags, dealer=view.dealer)
+        g.hand_no = view.hand_no - 1
+        g.phase = BIDDING if view.phase == "bid" else PLAY
+        g.turn = view.turn if view.turn is not None else _NO_SEAT
+        g.hands = list(hands)
+        g.bids = [-1 if b is None else b for b in view.bids]
+        g.blind = list(view.blind)
+        g.tricks = list(view.tricks)
+        g.taken = list(view.taken)
+        g.trick = [card for _, card in view.trick]
+        g.leader = view.leader if view.leader is not None else _NO_SEAT
+        g.broken = view.broken
+        g.played = view.played
+        g.dealt = (hands[0], hands[1], hands[2], hands[3])
+        return g
+
+
+# Late import: view.py needs Game's phase constants.
+from .view import View  # noqa: E402
+
+__all__ += ["View"]
+
+
+def bids_in_order(dealer: int, bids: Mapping[int, int]) -> list[tuple[int, int]]:
+    """``bids`` by seat, sorted into bidding order from the dealer's left."""
+    return sorted(bids.items(), key=lambda kv: (kv[0] - dealer - 1) & 3)

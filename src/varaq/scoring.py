@@ -1,0 +1,130 @@
+"""Scoring a hand and deciding a match.
+
+These are pure functions of bids and tricks, not of cards, so the engine, the score-sheet form of
+a record (tricks without cards) and the tests all share one implementation.
+
+>>> r = score_hand(Rules.named("classic"), bids=(4, 2, 3, 2), blind=(False,) * 4,
+...                tricks=(5, 3, 3, 2), bags_before=(0, 0))
+>>> r.score, r.bags
+((71, -40), (1, 0))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import Rules
+
+__all__ = ["HandScore", "score_hand", "match_winner", "NIL"]
+
+#: A bid of 0 is nil.
+NIL = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """What one hand did to both sides; indexed by side (0 = NS, 1 = EW) or seat."""
+
+    bids: tuple[int, int, int, int]
+    blind: tuple[bool, bool, bool, bool]
+    tricks: tuple[int, int, int, int]
+    #: Sum of each side's non-nil bids (0: both partners bid nil, no contract).
+    contract: tuple[int, int]
+    #: True made, False set, None when the side had no contract.
+    made: tuple[bool | None, bool | None]
+    #: Per seat: True nil made, False nil failed, None not a nil bidder.
+    nil_made: tuple[bool | None, bool | None, bool | None, bool | None]
+    #: Bags this hand (overtricks plus nil bidders' tricks).
+    new_bags: tuple[int, int]
+    #: How many times each side paid the bag penalty this hand.
+    penalties: tuple[int, int]
+    #: Points this hand, penalties and bonuses included.
+    score: tuple[int, int]
+    #: Bags carried after the penalties.
+    bags: tuple[int, int]
+    #: Whether each side took all 13 tricks.
+    boston: tuple[bool, bool]
+
+
+def score_hand(
+    rules: Rules,
+    bids: tuple[int, ...],
+    blind: tuple[bool, ...],
+    tricks: tuple[int, ...],
+    bags_before: tuple[int, int],
+) -> HandScore:
+    """Score one hand for both sides."""
+    contract = [0, 0]
+    made: list[bool | None] = [None, None]
+    nil_made: list[bool | None] = [None] * 4
+    new_bags = [0, 0]
+    penalties = [0, 0]
+    score = [0, 0]
+    bags = list(bags_before)
+    boston = [False, False]
+    for side in (0, 1):
+        seats = (side, side + 2)
+        contract_tricks = 0
+        points = 0
+        for seat in seats:
+            if bids[seat] == NIL:
+                value = rules.blind_nil_value if blind[seat] else rules.nil_value
+                nil_made[seat] = tricks[seat] == 0
+                points += value if tricks[seat] == 0 else -value
+                # A nil bidder's tricks never help the partner's contract; they are bags.
+                new_bags[side] += tricks[seat]
+                if rules.nil_bags_score:
+                    points += tricks[seat]
+            else:
+                contract[side] += bids[seat]
+                contract_tricks += tricks[seat]
+        if contract[side]:
+            if contract_tricks >= contract[side]:
+                over = contract_tricks - contract[side]
+                made[side] = True
+                points += 10 * contract[side] + over
+                new_bags[side] += over
+            else:
+                made[side] = False
+                points -= 10 * contract[side]
+        if tricks[side] + tricks[side + 2] == 13:
+            boston[side] = True
+            points += rules.boston_bonus
+        bags[side] += new_bags[side]
+        if rules.bag_penalty:
+            # RULES.md: the count drops by 10 each time it reaches the limit.  We drop it by the
+            # limit itself, which is the same at the standard limit of 10 and keeps the count
+            # non-negative for a table that sets a smaller limit.
+            while bags[side] >= rules.bag_limit:
+                bags[side] -= rules.bag_limit
+                penalties[side] += 1
+                points -= rules.bag_penalty
+        score[side] = points
+    return HandScore(
+        bids=(bids[0], bids[1], bids[2], bids[3]),
+        blind=(blind[0], blind[1], blind[2], blind[3]),
+        tricks=(tricks[0], tricks[1], tricks[2], tricks[3]),
+        contract=(contract[0], contract[1]),
+        made=(made[0], made[1]),
+        nil_made=(nil_made[0], nil_made[1], nil_made[2], nil_made[3]),
+        new_bags=(new_bags[0], new_bags[1]),
+        penalties=(penalties[0], penalties[1]),
+        score=(score[0], score[1]),
+        bags=(bags[0], bags[1]),
+        boston=(boston[0], boston[1]),
+    )
+
+
+def match_winner(rules: Rules, totals: tuple[int, int] | list[int]) -> int | None:
+    """The side that has won after a hand with these totals, or ``None`` to play on.
+
+    The match ends when a side reaches the target, or (with mercy) falls below the mercy
+    line; the higher total wins and exactly equal totals play another hand — no draws.
+    """
+    ns, ew = totals[0], totals[1]
+    over = ns >= rules.target or ew >= rules.target
+    if rules.mercy is not None and (ns < rules.mercy or ew < rules.mercy):
+        over = True
+    if not over or ns == ew:
+        return None
+    return 0 if ns > ew else 1

@@ -1,0 +1,172 @@
+"""A seat's view: everything one player may know, and the only thing bots and clients receive.
+
+A :class:`View` is built from the engine's state by copying public facts (bids, cards played,
+scores) and the seat's own private facts (its cards, the cards it passed or received in an
+exchange).  Nothing else is copied, so nothing else can leak: the tests prove a view is the same
+whatever the other seats hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .actions import action_text
+from .cards import card_text, cards_of, hand_text, sort_key
+from .events import TrickResult
+from .rules import Rules
+from .scoring import HandScore
+from .seats import SEAT_LETTERS, SIDE_NAMES
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+__all__ = ["View", "build_view", "hand_score_json"]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    seat: int
+    rules: Rules
+    phase: str
+    #: 1-based number of the hand being played (or just finished).
+    hand_no: int
+    dealer: int
+    #: Whose turn it is, or None between hands and after the match.
+    turn: int | None
+    #: The seat's own cards now (0 while its blind nil decision is pending).
+    hand: int
+    #: True while this seat must choose blind nil or look: its cards are withheld.
+    cards_hidden: bool
+    #: Bids by seat; None for not yet bid; 0 is nil (blind when ``blind[seat]``).
+    bids: tuple[int | None, int | None, int | None, int | None]
+    blind: tuple[bool, bool, bool, bool]
+    #: The current trick as (seat, card) in the order played.
+    trick: tuple[tuple[int, int], ...]
+    leader: int | None
+    #: Finished tricks of this hand.
+    tricks: tuple[TrickResult, ...]
+    taken: tuple[int, int, int, int]
+    broken: bool
+    #: Every card played this hand (mask).
+    played: int
+    #: How many cards each seat holds now.
+    cards_left: tuple[int, int, int, int]
+    totals: tuple[int, int]
+    bags: tuple[int, int]
+    history: tuple[HandScore, ...]
+    #: Actions open to this seat now (empty unless it is this seat's turn).
+    legal: tuple[int, ...]
+    #: Cards this seat gave and received in a blind nil exchange (masks; 0 if none).
+    gave: int
+    received: int
+    #: Cards this seat has picked so far in an exchange still under way.
+    passing: int
+    winner: int | None
+    conceded: int | None
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON for clients: cards as text, seats as letters."""
+        seat = SEAT_LETTERS
+        return {
+            "seat": seat[self.seat],
+            "rules": self.rules.to_spec(),
+            "badges": self.rules.badges(),
+            "target": self.rules.target,
+            "phase": self.phase,
+            "hand_no": self.hand_no,
+            "dealer": seat[self.dealer],
+            "turn": None if self.turn is None else seat[self.turn],
+            "hand": [card_text(c) for c in sorted(cards_of(self.hand), key=sort_key)],
+            "cards_hidden": self.cards_hidden,
+            "bids": {
+                seat[s]: (None if b is None else ("blind" if self.blind[s] else b))
+                for s, b in enumerate(self.bids)
+            },
+            "trick": [{"seat": seat[s], "card": card_text(c)} for s, c in self.trick],
+            "leader": None if self.leader is None else seat[self.leader],
+            "tricks": [
+                {
+                    "leader": seat[t.leader],
+                    "cards": [card_text(c) for c in t.cards],
+                    "winner": seat[t.winner],
+                }
+                for t in self.tricks
+            ],
+            "taken": {seat[s]: n for s, n in enumerate(self.taken)},
+            "broken": self.broken,
+            "cards_left": {seat[s]: n for s, n in enumerate(self.cards_left)},
+            "totals": {"NS": self.totals[0], "EW": self.totals[1]},
+            "bags": {"NS": self.bags[0], "EW": self.bags[1]},
+            "bag_limit": self.rules.bag_limit,
+            "history": [hand_score_json(h) for h in self.history],
+            "legal": [action_text(a) for a in self.legal],
+            "gave": hand_text(self.gave).split(),
+            "received": hand_text(self.received).split(),
+            "passing": hand_text(self.passing).split(),
+            "winner": None if self.winner is None else SIDE_NAMES[self.winner],
+            "conceded": None if self.conceded is None else SIDE_NAMES[self.conceded],
+        }
+
+
+def hand_score_json(h: HandScore) -> dict[str, Any]:
+    """A hand's score as JSON, with the words a score sheet uses."""
+    seat, side = SEAT_LETTERS, SIDE_NAMES
+    return {
+        "bids": {
+            seat[s]: ("blind" if h.blind[s] else ("nil" if b == 0 else b))
+            for s, b in enumerate(h.bids)
+        },
+        "tricks": {seat[s]: t for s, t in enumerate(h.tricks)},
+        "contract": {side[i]: h.contract[i] for i in (0, 1)},
+        "made": {side[i]: h.made[i] for i in (0, 1)},
+        "nil": {seat[s]: m for s, m in enumerate(h.nil_made) if m is not None},
+        "new_bags": {side[i]: h.new_bags[i] for i in (0, 1)},
+        "penalties": {side[i]: h.penalties[i] for i in (0, 1)},
+        "score": {side[i]: h.score[i] for i in (0, 1)},
+        "bags": {side[i]: h.bags[i] for i in (0, 1)},
+    }
+
+
+def build_view(game: Game, seat: int) -> View:
+    """Copy what ``seat`` may see out of ``game``."""
+    from .engine import BLIND, EXCHANGE, PHASE_NAMES
+
+    hidden = game.phase == BLIND and seat in game.blind_queue
+    my_turn = game.turn == seat
+    giving = game.phase == EXCHANGE and game.exchange_queue and game.exchange_queue[0][0] == seat
+    # Only a partner ever passes cards to a seat, so what the partner gave is what it received.
+    received = game.exchanged[seat ^ 2]
+    leader = game.leader if game.leader >= 0 else None
+    return View(
+        seat=seat,
+        rules=game.rules,
+        phase=PHASE_NAMES[game.phase],
+        hand_no=game.hand_no + (0 if game.phase in (0, 5) and game.hand_no else 1),
+        dealer=game.dealer,
+        turn=game.turn if game.turn >= 0 else None,
+        hand=0 if hidden else game.hands[seat],
+        cards_hidden=hidden,
+        bids=tuple(None if b < 0 else b for b in game.bids),  # type: ignore[arg-type]
+        blind=tuple(game.blind),  # type: ignore[arg-type]
+        trick=tuple(zip(game.trick_seats(), game.trick, strict=True)),
+        leader=leader if game.phase == 4 else None,
+        tricks=tuple(game.tricks),
+        taken=tuple(game.taken),  # type: ignore[arg-type]
+        broken=game.broken,
+        played=game.played,
+        cards_left=tuple(h.bit_count() for h in game.hands),  # type: ignore[arg-type]
+        totals=(game.totals[0], game.totals[1]),
+        bags=(game.bags[0], game.bags[1]),
+        history=tuple(game.history),
+        legal=tuple(game.legal_actions()) if my_turn else (),
+        gave=game.exchanged[seat],
+        received=received,
+        passing=game.passing if giving else 0,
+        winner=game.winner,
+        conceded=game.conceded,
+    )
