@@ -1,0 +1,537 @@
+"""Game records: a whole match as one ``varaq-record/1`` JSON document (see RECORD.md).
+
+A record is written from a :class:`~varaq.engine.Game` with :func:`to_record` — finished or not,
+the hand in progress included — and read back with :func:`load_record`, which does not trust a
+single number in it: every blind nil decision, bid, exchanged card and played card goes through
+:meth:`Game.apply`, so a record that loads is a record that obeys the rules, and the scores come
+from the engine rather than from the file.  A refusal is a :class:`RecordError` whose one-line
+message names the place (``hand 2, trick 5: W cannot play 9S: must follow hearts``).
+
+The score-sheet form (each seat's ``tricks`` instead of the cards) is for people playing with
+real cards: its bids are still checked, and its tricks are scored by the same engine.
+
+One addition to RECORD.md: a hand in progress may carry ``"looked": ["E"]``, the seats that
+chose to look at their cards instead of bidding blind nil and have not bid yet.  Without it a
+saved game would ask them again, after they have seen their cards.
+
+>>> from varaq import Game
+>>> g = Game("varaq", seed=5, dealer=0)
+>>> _ = g.deal()
+>>> for a in (70, 68, 66, 67):
+...     _ = g.apply(a)
+>>> doc = to_record(g)
+>>> doc["hands"][0]["bids"]
+{'E': 6, 'S': 4, 'W': 2, 'N': 3}
+>>> to_record(load_record(doc)) == doc
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .actions import BID, BLIND_NIL, LOOK
+from .cards import CardError, card_text, hand_text, parse_card
+from .engine import BIDDING, BLIND, DEAL, EXCHANGE, OVER, PLAY, Game, HandLog, IllegalAction
+from .rules import PRESETS, Rules, RulesError
+from .seats import SEAT_LETTERS, SIDE_NAMES, parse_seat
+
+__all__ = ["FORMAT", "RecordError", "to_record", "load_record", "parse_record"]
+
+FORMAT = "varaq-record/1"
+
+_TOP_KEYS = ("format", "rules", "start", "hands", "conceded")
+_HAND_KEYS = ("dealer", "deal", "bids", "looked", "exchange", "plays", "tricks")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or breaks a rule; ``str()`` is one line naming the place."""
+
+
+# -- writing --------------------------------------------------------------------------------
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    """The ``varaq-record/1`` document of ``game``: finished hands, then the hand in progress."""
+    doc: dict[str, Any] = {"format": FORMAT, "rules": game.rules.to_spec()}
+    if any(game.start_totals) or any(game.start_bags):
+        doc["start"] = {
+            "total": _by_side(game.start_totals),
+            "bags": _by_side(game.start_bags),
+        }
+    hands = [_finished_hand(log) for log in game.log]
+    if game.phase in (BLIND, BIDDING, EXCHANGE, PLAY):
+        hands.append(_current_hand(game))
+    doc["hands"] = hands
+    doc["conceded"] = None if game.conceded is None else SIDE_NAMES[game.conceded]
+    return doc
+
+
+def _by_side(pair: tuple[int, int] | list[int]) -> dict[str, int]:
+    return {"NS": pair[0], "EW": pair[1]}
+
+
+def _bidding_order(dealer: int) -> list[int]:
+    return [(dealer + 1 + i) & 3 for i in range(4)]
+
+
+def _bid_word(value: int, blind: bool) -> int | str:
+    if blind:
+        return "blind"
+    return "nil" if value == 0 else value
+
+
+def _bids_doc(dealer: int, bids: list[int] | tuple[int, ...], blind: Any) -> dict[str, Any]:
+    return {
+        SEAT_LETTERS[s]: _bid_word(bids[s], blind[s])
+        for s in _bidding_order(dealer)
+        if bids[s] >= 0
+    }
+
+
+def _plays_text(plays: Any) -> str:
+    return " ".join(card_text(c) for c in plays)
+
+
+def _finished_hand(log: HandLog) -> dict[str, Any]:
+    hand: dict[str, Any] = {"dealer": SEAT_LETTERS[log.dealer]}
+    if log.dealt is not None:
+        hand["deal"] = {SEAT_LETTERS[s]: hand_text(log.dealt[s]) for s in range(4)}
+    hand["bids"] = _bids_doc(log.dealer, log.bids, log.blind)
+    exchange = {SEAT_LETTERS[s]: hand_text(m) for s, m in enumerate(log.exchanged) if m}
+    if exchange:
+        hand["exchange"] = exchange
+    if log.dealt is None:
+        hand["tricks"] = {SEAT_LETTERS[s]: log.result.tricks[s] for s in range(4)}
+    else:
+        hand["plays"] = _plays_text(log.plays)
+    return hand
+
+
+def _current_hand(game: Game) -> dict[str, Any]:
+    hand: dict[str, Any] = {"dealer": SEAT_LETTERS[game.dealer]}
+    if not game.sheet:
+        hand["deal"] = {SEAT_LETTERS[s]: hand_text(game.dealt[s]) for s in range(4)}
+    hand["bids"] = _bids_doc(game.dealer, game.bids, game.blind)
+    looked = _looked_without_bid(game)
+    if looked:
+        hand["looked"] = [SEAT_LETTERS[s] for s in looked]
+    gave = list(game.exchanged)
+    if game.phase == EXCHANGE and game.passing:
+        gave[game.exchange_queue[0][0]] |= game.passing
+    exchange = {SEAT_LETTERS[s]: hand_text(m) for s, m in enumerate(gave) if m}
+    if exchange:
+        hand["exchange"] = exchange
+    plays = game.plays()
+    if plays:
+        hand["plays"] = _plays_text(plays)
+    return hand
+
+
+def _looked_without_bid(game: Game) -> list[int]:
+    """Seats that chose to look during a blind nil round still under way (no bid yet)."""
+    if game.phase != BLIND:
+        return []
+    out = []
+    for seat in _bidding_order(game.dealer):
+        if game.bids[seat] >= 0 or seat in game.blind_queue or game.blind[seat ^ 2]:
+            continue
+        if not game.rules.blind_nil:
+            continue
+        side = seat & 1
+        if game.totals[1 - side] - game.totals[side] >= game.rules.blind_nil_trail:
+            out.append(seat)
+    return out
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+def parse_record(text: str | bytes) -> dict[str, Any]:
+    """Read a record's JSON text; malformed JSON is a one-line :class:`RecordError`."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"the record is not UTF-8 text (byte {e.start})") from None
+    try:
+        doc = json.loads(text, object_pairs_hook=_no_repeated_keys, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise RecordError("malformed JSON: nested too deeply") from None
+    if not isinstance(doc, dict):
+        raise RecordError(f"a record is a JSON object, not {_json_kind(doc)}")
+    return doc
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RecordError(f"malformed JSON: key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise RecordError(f"malformed JSON: {name} is not a number")
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def load_record(doc: Mapping[str, Any] | str | bytes, *, seed: int | str = 0) -> Game:
+    """Replay a record through the engine and return the game at its end.
+
+    ``doc`` is the parsed document or its JSON text.  ``seed`` only matters for hands dealt
+    after loading with :meth:`Game.deal`; the record's own hands carry their cards.
+    """
+    if isinstance(doc, (str, bytes)):
+        doc = parse_record(doc)
+    if not isinstance(doc, Mapping):
+        raise RecordError(f"a record is a JSON object, not {_json_kind(doc)}")
+    for key in doc:
+        if key not in _TOP_KEYS:
+            raise RecordError(f"unknown record key {key!r} (expected {', '.join(_TOP_KEYS)})")
+    fmt = doc.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {fmt!r}")
+    rules = _read_rules(doc.get("rules", "classic"))
+    totals, bags = _read_start(doc.get("start"))
+    hands = doc.get("hands", [])
+    if not isinstance(hands, list):
+        raise RecordError(f"hands must be a list, not {_json_kind(hands)}")
+    first_dealer = 0
+    if hands and isinstance(hands[0], Mapping) and hands[0].get("dealer") is not None:
+        first_dealer = _read_seat(hands[0]["dealer"], "hand 1: dealer")
+    game = Game(rules, seed=seed, totals=totals, bags=bags, dealer=first_dealer)
+    for number, hand in enumerate(hands, 1):
+        if game.phase == OVER:
+            raise RecordError(f"hand {number}: the match was already over after hand {number - 1}")
+        if game.phase != DEAL:
+            raise RecordError(
+                f"hand {number - 1}: unfinished ({_where_it_stopped(game)}), "
+                f"but hand {number} follows"
+            )
+        _HandReader(game, number, hand).read()
+    conceded = doc.get("conceded")
+    if conceded is not None:
+        if conceded not in SIDE_NAMES:
+            raise RecordError(f"conceded must be \"NS\", \"EW\" or null, not {conceded!r}")
+        if game.phase == OVER:
+            raise RecordError(f"{conceded} cannot concede: the match was already over")
+        game.concede(SIDE_NAMES.index(conceded))
+    return game
+
+
+def _where_it_stopped(game: Game) -> str:
+    if game.phase == PLAY and game.sheet:
+        return "no tricks given"
+    if game.phase == PLAY:
+        return f"{len(game.plays())} of 52 cards played"
+    return {BLIND: "blind nil undecided", BIDDING: "bidding unfinished",
+            EXCHANGE: "exchange unfinished"}.get(game.phase, "not finished")
+
+
+def _read_rules(spec: Any) -> Rules:
+    if isinstance(spec, Mapping):
+        preset = spec.get("preset", "classic")
+        if not isinstance(preset, str):
+            raise RecordError(f"rules: preset must be a name, not {_json_kind(preset)}")
+        spec = dict(spec)
+    elif not isinstance(spec, str):
+        raise RecordError(f"rules must be a preset name or an object, not {_json_kind(spec)}")
+    elif spec not in PRESETS:
+        raise RecordError(f"rules: unknown preset {spec!r} (choose from {', '.join(PRESETS)})")
+    try:
+        return Rules.from_spec(spec)
+    except RulesError as e:
+        raise RecordError(f"rules: {e}") from None
+    except TypeError as e:
+        raise RecordError(f"rules: {e}") from None
+
+
+def _read_start(start: Any) -> tuple[tuple[int, int], tuple[int, int]]:
+    if start is None:
+        return (0, 0), (0, 0)
+    if not isinstance(start, Mapping):
+        raise RecordError(f"start must be an object, not {_json_kind(start)}")
+    for key in start:
+        if key not in ("total", "bags"):
+            raise RecordError(f"start: unknown key {key!r} (expected total, bags)")
+    out = []
+    for key in ("total", "bags"):
+        part = start.get(key, {"NS": 0, "EW": 0})
+        if not isinstance(part, Mapping) or set(part) - {"NS", "EW"}:
+            raise RecordError(f'start: {key} must be {{"NS": number, "EW": number}}')
+        pair = (part.get("NS", 0), part.get("EW", 0))
+        for side, value in zip(SIDE_NAMES, pair, strict=True):
+            if not _is_int(value):
+                raise RecordError(f"start: {key} {side} must be a whole number, not {value!r}")
+            if key == "bags" and value < 0:
+                raise RecordError(f"start: bags {side} cannot be negative")
+        out.append((pair[0], pair[1]))
+    return out[0], out[1]
+
+
+def _read_seat(value: Any, place: str) -> int:
+    if not isinstance(value, str):
+        raise RecordError(f"{place}: a seat is N, E, S or W, not {value!r}")
+    try:
+        return parse_seat(value)
+    except ValueError as e:
+        raise RecordError(f"{place}: {e}") from None
+
+
+def _read_cards(value: Any, place: str) -> list[int]:
+    """Cards from text (``"AS KS"``) or a list of card texts, in the order given."""
+    if isinstance(value, str):
+        words = value.replace(",", " ").split()
+    elif isinstance(value, list) and all(isinstance(w, str) for w in value):
+        words = value
+    else:
+        raise RecordError(f"{place}: cards must be text like \"AS KS 2C\", not {value!r}")
+    cards = []
+    for word in words:
+        try:
+            cards.append(parse_card(word))
+        except CardError as e:
+            raise RecordError(f"{place}: {e}") from None
+    return cards
+
+
+def _by_seat(value: Any, place: str) -> dict[int, Any]:
+    """A ``{"N": …, "E": …}`` object keyed by seat numbers; a seat named twice is an error."""
+    if not isinstance(value, Mapping):
+        raise RecordError(f"{place} must be an object by seat, not {_json_kind(value)}")
+    out: dict[int, Any] = {}
+    for key, item in value.items():
+        seat = _read_seat(key, place)
+        if seat in out:
+            raise RecordError(f"{place}: seat {SEAT_LETTERS[seat]} appears twice")
+        out[seat] = item
+    return out
+
+
+class _HandReader:
+    """Feeds one hand of a record to the engine, naming the place of any refusal."""
+
+    def __init__(self, game: Game, number: int, hand: Any) -> None:
+        if not isinstance(hand, Mapping):
+            raise RecordError(f"hand {number}: a hand is an object, not {_json_kind(hand)}")
+        for key in hand:
+            if key not in _HAND_KEYS:
+                raise RecordError(
+                    f"hand {number}: unknown key {key!r} (expected {', '.join(_HAND_KEYS)})"
+                )
+        self.game = game
+        self.number = number
+        self.hand = hand
+
+    def fail(self, reason: str, trick: int | None = None) -> RecordError:
+        where = f"hand {self.number}" if trick is None else f"hand {self.number}, trick {trick}"
+        return RecordError(f"{where}: {reason}")
+
+    def apply(self, action: int, trick: int | None = None) -> None:
+        try:
+            self.game.apply(action)
+        except IllegalAction as e:
+            raise self.fail(str(e), trick) from None
+
+    def read(self) -> None:
+        game, hand = self.game, self.hand
+        dealer = None
+        if hand.get("dealer") is not None:
+            dealer = _read_seat(hand["dealer"], f"hand {self.number}: dealer")
+        bids = self.read_bids()
+        looked = self.read_looked()
+        has_cards = hand.get("deal") is not None
+        if not has_cards and (hand.get("plays") or hand.get("exchange")):
+            raise self.fail("plays and an exchange need the deal")
+        try:
+            if has_cards:
+                game.deal(hands=self.read_deal(), dealer=dealer)
+            else:
+                game.deal_unknown(dealer=dealer)
+        except IllegalAction as e:
+            raise self.fail(str(e)) from None
+        self.decide_blind(bids, looked)
+        self.bid(bids)
+        if has_cards:
+            self.exchange()
+            self.play()
+        self.check_tricks(has_cards)
+
+    # each part of a hand, in the order the table does it
+
+    def read_deal(self) -> list[int]:
+        deal = _by_seat(self.hand["deal"], f"hand {self.number}: deal")
+        masks = []
+        for seat in range(4):
+            if seat not in deal:
+                raise self.fail(f"the deal has no hand for {SEAT_LETTERS[seat]}")
+            mask = 0
+            for card in _read_cards(deal[seat], f"hand {self.number}: deal {SEAT_LETTERS[seat]}"):
+                if mask >> card & 1:
+                    raise self.fail(f"{SEAT_LETTERS[seat]}'s hand repeats {card_text(card)}")
+                mask |= 1 << card
+            masks.append(mask)
+        return masks
+
+    def read_bids(self) -> dict[int, int | str]:
+        raw = _by_seat(self.hand.get("bids", {}), f"hand {self.number}: bids")
+        bids: dict[int, int | str] = {}
+        for seat, value in raw.items():
+            who = SEAT_LETTERS[seat]
+            if value in ("nil", "blind") or (_is_int(value) and 0 <= value <= 13):
+                bids[seat] = value
+            elif _is_int(value):
+                raise self.fail(f"{who}'s bid {value} is out of range 0-13")
+            else:
+                raise self.fail(f'{who}\'s bid must be 0-13, "nil" or "blind", not {value!r}')
+        return bids
+
+    def read_looked(self) -> set[int]:
+        raw = self.hand.get("looked", [])
+        if not isinstance(raw, list):
+            raise self.fail(f"looked must be a list of seats, not {_json_kind(raw)}")
+        return {_read_seat(s, f"hand {self.number}: looked") for s in raw}
+
+    def decide_blind(self, bids: dict[int, int | str], looked: set[int]) -> None:
+        game = self.game
+        # Bidding has begun once any seat made an ordinary bid: everyone still to decide
+        # then must have looked (a blind nil is written as the bid "blind").
+        bidding_begun = any(v != "blind" for v in bids.values())
+        while game.phase == BLIND:
+            seat = game.turn
+            choice = bids.get(seat)
+            if choice == "blind":
+                self.apply(BLIND_NIL)
+            elif choice is not None or seat in looked or bidding_begun:
+                self.apply(LOOK)
+            else:
+                break
+        for seat in looked:
+            if bids.get(seat) is not None:
+                raise self.fail(f"{SEAT_LETTERS[seat]} is listed as looked but has a bid")
+
+    def bid(self, bids: dict[int, int | str]) -> None:
+        game = self.game
+        while game.phase == BIDDING and game.turn in bids:
+            value = bids[game.turn]
+            if value == "blind":
+                self.apply(BLIND_NIL)
+            else:
+                self.apply(BID + (0 if value == "nil" else int(value)))
+        for seat, value in bids.items():
+            if game.bids[seat] < 0:
+                missing = SEAT_LETTERS[game.turn] if game.turn >= 0 else "?"
+                raise self.fail(
+                    f"{SEAT_LETTERS[seat]}'s bid {value} comes before {missing} has "
+                    f"{'chosen blind nil or looked' if game.phase == BLIND else 'bid'}"
+                )
+
+    def exchange(self) -> None:
+        game, number = self.game, self.number
+        raw = self.hand.get("exchange")
+        if raw is None:
+            return
+        gave = _by_seat(raw, f"hand {number}: exchange")
+        if game.phase != EXCHANGE:
+            if game.phase in (BLIND, BIDDING):
+                raise self.fail("an exchange is given before the bidding is finished")
+            raise self.fail("this hand has no exchange: no blind nil, or the rules pass no cards")
+        size = game.rules.exchange
+        cards_by_seat = {
+            seat: _read_cards(text, f"hand {number}: exchange {SEAT_LETTERS[seat]}")
+            for seat, text in gave.items()
+        }
+        for seat, cards in cards_by_seat.items():
+            if len(cards) > size:
+                raise self.fail(
+                    f"{SEAT_LETTERS[seat]} passes {len(cards)} cards in the exchange, not {size}"
+                )
+        done: set[int] = set()
+        while game.phase == EXCHANGE and game.turn in cards_by_seat and game.turn not in done:
+            giver = game.turn
+            done.add(giver)
+            for card in cards_by_seat[giver]:
+                try:
+                    game.apply(card)
+                except IllegalAction as e:
+                    raise self.fail(f"exchange: {e}") from None
+        for seat in cards_by_seat:
+            if seat not in done:
+                raise self.fail(
+                    f"exchange: {SEAT_LETTERS[seat]} does not pass cards in this exchange"
+                    if all(seat != g for g, _ in game.exchange_queue)
+                    else f"exchange: {SEAT_LETTERS[seat]} passes before "
+                    f"{SEAT_LETTERS[game.turn]} has passed"
+                )
+
+    def play(self) -> None:
+        game = self.game
+        raw = self.hand.get("plays")
+        if raw is None:
+            return
+        plays = _read_cards(raw, f"hand {self.number}: plays")
+        if not plays:
+            return
+        if game.phase in (BLIND, BIDDING):
+            raise self.fail("cards are played before the bidding is finished")
+        if game.phase == EXCHANGE:
+            raise self.fail("cards are played before the exchange is finished")
+        for card in plays:
+            if game.phase != PLAY:
+                raise self.fail(f"{card_text(card)} is played after the 13th trick")
+            self.apply(card, trick=len(game.tricks) + 1)
+
+    def check_tricks(self, has_cards: bool) -> None:
+        game = self.game
+        raw = self.hand.get("tricks")
+        if raw is None:
+            return
+        given = _by_seat(raw, f"hand {self.number}: tricks")
+        if set(given) != {0, 1, 2, 3}:
+            raise self.fail("tricks must give a number for each of N, E, S and W")
+        tricks = [given[s] for s in range(4)]
+        for seat, value in enumerate(tricks):
+            if not _is_int(value) or not 0 <= value <= 13:
+                raise self.fail(
+                    f"{SEAT_LETTERS[seat]}'s tricks must be a whole number 0-13, not {value!r}"
+                )
+        if not has_cards:
+            if game.phase != PLAY:
+                raise self.fail("tricks are given before every seat has bid")
+            try:
+                game.score_tricks(tricks)
+            except IllegalAction as e:
+                raise self.fail(str(e)) from None
+            return
+        if game.hand_no < self.number:
+            raise self.fail("tricks are given beside plays that do not finish the hand")
+        taken = game.log[-1].result.tricks
+        for seat in range(4):
+            if taken[seat] != tricks[seat]:
+                raise self.fail(
+                    f"tricks say {SEAT_LETTERS[seat]} took {tricks[seat]}, "
+                    f"the plays give {taken[seat]}"
+                )
