@@ -1,0 +1,494 @@
+"""The double-dummy solver: perfect play of the remaining tricks when every hand is known.
+
+Given all four holdings, the cards of the trick in progress and whether spades are broken, the
+solver finds how many of the remaining tricks a side takes when both sides play perfectly, and a
+card that achieves it.  The Hard player calls it once few cards remain in a sampled layout, the
+``cheater`` bot (the arena's ceiling) plays from it, and ``varaq analyse`` uses it to price every
+card of a played hand.
+
+How it searches, and why each piece is there:
+
+- **Null-window search** ("can this side take at least ``k`` more tricks?") answers yes or no,
+  which prunes far more than a full alpha-beta window; the exact count comes from a few such
+  questions (a binary search over ``k``), all sharing one transposition table.
+- **Transposition table** at trick boundaries, keyed on the four remaining hands, the leader and
+  whether spades are broken.  The value of the rest of the hand does not depend on who won the
+  tricks already played, so positions reached by different orders of play meet here.  Each entry
+  keeps a lower and an upper bound of the tricks still to come.
+- **Equivalent cards**: two cards of one suit in one hand with no other *remaining* card of that
+  suit between them (in trump order for spades and jokers) win and lose exactly the same tricks,
+  so only one of each run is searched.
+- **Move ordering**: win the trick cheaply when you can, stay low when partner already wins it
+  or when you cannot beat the card on top; lead top cards first.  A good first move makes the
+  null-window answer come back after one child.
+
+Everything runs on integer bit masks (see :mod:`varaq.cards`); rules that matter to play are
+honoured: follow suit, no spade lead before spades are broken unless the leader holds only spades,
+the Big Joker Little Joker trump order, and the 2♣ opening lead (only for the first trick).
+
+>>> from varaq.cards import parse_hand
+>>> hands = [parse_hand("AS 2H"), parse_hand("KS 3H"), parse_hand("QS 4H"), parse_hand("JS 5H")]
+>>> r = solve(hands, leader=0, broken=True)
+>>> r.tricks, r.side
+(2, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cards import RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF, TWO_CLUBS, trump_order
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+__all__ = [
+    "SolveResult", "SolverLimit", "Solver", "solve", "card_values", "solve_game",
+    "game_card_values", "position_of",
+]
+
+
+class SolverLimit(RuntimeError):
+    """The search visited more nodes than its ``node_limit`` allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """The outcome of perfect play from a position."""
+
+    #: The side (0 NS, 1 EW) whose tricks are counted.
+    side: int
+    #: Tricks that side takes from here on, the trick in progress included.
+    tricks: int
+    #: A card for the player to move that achieves ``tricks`` (-1 if the hand is over).
+    best_card: int
+    #: Search nodes visited (cards tried), for benchmarks.
+    nodes: int
+
+
+def _power_rows(jokers: bool) -> tuple[tuple[int, ...], ...]:
+    """``rows[led][card]``: strength of ``card`` in a trick led in suit ``led`` (0 never wins)."""
+    trump = trump_order(jokers)
+    rows = []
+    for led in range(4):
+        row = []
+        for card in range(54):
+            if trump[card]:
+                row.append(100 + trump[card])
+            elif SUIT_OF[card] == led:
+                row.append(1 + RANK_OF[card])
+            else:
+                row.append(0)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+_ROWS = {False: _power_rows(False), True: _power_rows(True)}
+#: Spades from low to high in the joker game (2♠ sits above the ace, the jokers above it).
+_JOKER_SPADE_ORDER = tuple(sorted(range(39, 54), key=lambda c: trump_order(True)[c]))
+_BIT = tuple(1 << c for c in range(54))
+
+
+class Solver:
+    """One search objective with its own transposition table.
+
+    ``side`` maximises the tricks won by the seats flagged in ``counted`` (by default the two
+    seats of ``side``); the other side minimises them.  Counting one seat only turns the same
+    search into a nil question: with ``counted`` the nil bidder alone and ``side`` the
+    opponents, "at least 1" asks whether the defence can force the nil to take a trick.
+
+    A solver may be reused for several positions of one hand: the table stays valid because
+    its keys hold the whole remaining deal.
+    """
+
+    def __init__(
+        self,
+        side: int,
+        *,
+        jokers: bool = False,
+        counted: Sequence[bool] | None = None,
+        node_limit: int | None = None,
+    ) -> None:
+        self.side = side
+        self.jokers = jokers
+        self.counted = tuple(
+            (s & 1) == side for s in range(4)
+        ) if counted is None else tuple(bool(c) for c in counted)
+        self.node_limit = node_limit
+        self.nodes = 0
+        self._rows = _ROWS[jokers]
+        self._tt: dict[tuple[int, int, int, int, int, bool], tuple[int, int]] = {}
+        self.hands = [0, 0, 0, 0]
+
+    # -- public ---------------------------------------------------------------------------
+
+    def value(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int] = (), broken: bool = False,
+    ) -> int:
+        """Exact count of ``counted`` tricks from here when both sides play perfectly."""
+        self.hands = list(hands)
+        turn = (leader + len(trick)) & 3
+        low, high = 0, self.hands[turn].bit_count()
+        # Binary search on null-window answers: each probe tightens one bound.
+        while low < high:
+            probe = (low + high + 1) // 2
+            if self._node(turn, tuple(trick), leader, broken, probe):
+                low = probe
+            else:
+                high = probe - 1
+        return low
+
+    def at_least(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool, need: int,
+    ) -> bool:
+        """Whether the maximising side can secure ``need`` counted tricks from here."""
+        self.hands = list(hands)
+        turn = (leader + len(trick)) & 3
+        return self._node(turn, tuple(trick), leader, broken, need)
+
+    def root_moves(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool,
+        first_trick_two_clubs: bool = False,
+    ) -> list[int]:
+        """The distinct cards worth trying for the player to move (one per equivalent run)."""
+        self.hands = list(hands)
+        turn = (leader + len(trick)) & 3
+        if first_trick_two_clubs and not trick:
+            return [TWO_CLUBS] if hands[turn] >> TWO_CLUBS & 1 else []
+        return self._moves(turn, tuple(trick), broken)
+
+    def move_values(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int] = (), broken: bool = False,
+        first_trick_two_clubs: bool = False,
+    ) -> dict[int, int]:
+        """Exact counted tricks after each distinct card of the player to move."""
+        out: dict[int, int] = {}
+        for card in self.root_moves(hands, leader, trick, broken, first_trick_two_clubs):
+            out[card] = self._after(hands, leader, trick, broken, card)
+        return out
+
+    def best(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int] = (), broken: bool = False,
+        first_trick_two_clubs: bool = False,
+    ) -> tuple[int, int]:
+        """(tricks, card): the value of the position and a card that achieves it.
+
+        Finds the value of the first card exactly, then only asks of each later card whether it
+        does better (one null-window probe each, most answered by the table).
+        """
+        turn = (leader + len(trick)) & 3
+        moves = self.root_moves(hands, leader, trick, broken, first_trick_two_clubs)
+        if not moves:
+            return 0, -1
+        maximising = (turn & 1) == self.side
+        best_card = moves[0]
+        best_value = self._after(hands, leader, trick, broken, best_card)
+        for card in moves[1:]:
+            if maximising:
+                while self._after_at_least(hands, leader, trick, broken, card, best_value + 1):
+                    best_value += 1
+                    best_card = card
+            else:
+                while best_value > 0 and not self._after_at_least(
+                    hands, leader, trick, broken, card, best_value
+                ):
+                    best_value -= 1
+                    best_card = card
+        return best_value, best_card
+
+    # -- one card from the root -------------------------------------------------------------
+
+    def _child(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool, card: int,
+    ) -> tuple[list[int], int, tuple[int, ...], bool, int, int]:
+        """The position after ``card``: (hands, leader, trick, broken, turn, counted won)."""
+        turn = (leader + len(trick)) & 3
+        after = list(hands)
+        after[turn] &= ~_BIT[card]
+        new_trick = (*trick, card)
+        broken = broken or card >= 39
+        if len(new_trick) < 4:
+            return after, leader, new_trick, broken, (turn + 1) & 3, 0
+        winner = self._winner(new_trick, leader)
+        return after, winner, (), broken, winner, 1 if self.counted[winner] else 0
+
+    def _after(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool, card: int,
+    ) -> int:
+        after, lead, new_trick, brk, turn, won = self._child(hands, leader, trick, broken, card)
+        return won + self.value(after, lead, new_trick, brk)
+
+    def _after_at_least(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool, card: int,
+        need: int,
+    ) -> bool:
+        after, lead, new_trick, brk, turn, won = self._child(hands, leader, trick, broken, card)
+        self.hands = after
+        return self._node(turn, new_trick, lead, brk, need - won)
+
+    # -- the search ---------------------------------------------------------------------------
+
+    def _winner(self, trick: tuple[int, ...], leader: int) -> int:
+        row = self._rows[SUIT_OF[trick[0]]]
+        best = 0
+        top = row[trick[0]]
+        for i in (1, 2, 3):
+            p = row[trick[i]]
+            if p > top:
+                top = p
+                best = i
+        return (leader + best) & 3
+
+    def _node(self, turn: int, trick: tuple[int, ...], leader: int, broken: bool, need: int) -> bool:
+        if need <= 0:
+            return True
+        hands = self.hands
+        left = hands[turn].bit_count()
+        if need > left:
+            return False
+        self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise SolverLimit(f"more than {self.node_limit} nodes")
+        key = None
+        if not trick:
+            key = (hands[0], hands[1], hands[2], hands[3], turn, broken)
+            bounds = self._tt.get(key)
+            if bounds is not None:
+                if bounds[0] >= need:
+                    return True
+                if bounds[1] < need:
+                    return False
+        maximising = (turn & 1) == self.side
+        result = not maximising
+        hand = hands[turn]
+        for card in self._moves(turn, trick, broken):
+            bit = _BIT[card]
+            hands[turn] = hand ^ bit
+            now_broken = broken or card >= 39
+            if len(trick) == 3:
+                full = (*trick, card)
+                winner = self._winner(full, leader)
+                got = self._node(
+                    winner, (), winner, now_broken, need - (1 if self.counted[winner] else 0)
+                )
+            else:
+                got = self._node((turn + 1) & 3, (*trick, card), leader, now_broken, need)
+            hands[turn] = hand
+            if got == maximising:
+                result = got
+                break
+        if key is not None:
+            low, high = self._tt.get(key, (0, left))
+            if result:
+                low = max(low, need)
+            else:
+                high = min(high, need - 1)
+            self._tt[key] = (low, high)
+        return result
+
+    def _moves(self, turn: int, trick: tuple[int, ...], broken: bool) -> list[int]:
+        """Legal cards, one per run of equivalent cards, in a promising order."""
+        hands = self.hands
+        hand = hands[turn]
+        if trick:
+            led = SUIT_OF[trick[0]]
+            legal = hand & SUIT_MASKS[led]
+            if not legal:
+                legal = hand
+        elif not broken and hand & ~SPADE_MASK:
+            legal = hand & ~SPADE_MASK
+        else:
+            legal = hand
+        remaining = hands[0] | hands[1] | hands[2] | hands[3]
+        for c in trick:
+            remaining |= _BIT[c]
+        reps = self._representatives(legal, hand, remaining)
+        if len(reps) <= 1:
+            return reps
+        if trick:
+            row = self._rows[SUIT_OF[trick[0]]]
+            top = 0
+            top_i = 0
+            for i, c in enumerate(trick):
+                if row[c] > top:
+                    top = row[c]
+                    top_i = i
+            partner_wins = top_i == len(trick) - 2
+            if partner_wins:
+                # Partner has it: keep low, the cheapest card first.
+                return sorted(reps, key=lambda c: (row[c] > 0, row[c], RANK_OF[c]))
+            winners = sorted((c for c in reps if row[c] > top), key=lambda c: row[c])
+            losers = sorted((c for c in reps if row[c] <= top), key=lambda c: (row[c], RANK_OF[c]))
+            return winners + losers
+        # Leading: the top card of each suit first (likely winners), then the low cards.
+        tops: list[int] = []
+        rest: list[int] = []
+        seen_suits = 0
+        for c in sorted(reps, key=lambda c: -self._rows[SUIT_OF[c]][c]):
+            s = SUIT_OF[c]
+            if seen_suits >> s & 1:
+                rest.append(c)
+            else:
+                seen_suits |= 1 << s
+                tops.append(c)
+        rest.reverse()
+        return tops + rest
+
+    def _representatives(self, legal: int, hand: int, remaining: int) -> list[int]:
+        """The lowest card of each run of ``legal`` cards that no other remaining card splits."""
+        out: list[int] = []
+        joker_spades = 0
+        if self.jokers:
+            # The joker deck's trump order is not the card-number order: walk it explicitly.
+            joker_spades = legal & SPADE_MASK
+            legal &= ~SPADE_MASK
+        while legal:
+            low = legal & -legal
+            card = low.bit_length() - 1
+            legal ^= low
+            below = remaining & SUIT_MASKS[SUIT_OF[card]] & (low - 1)
+            if below and (1 << (below.bit_length() - 1)) & hand:
+                continue
+            out.append(card)
+        if joker_spades:
+            below_mine = False
+            for c in _JOKER_SPADE_ORDER:
+                bit = _BIT[c]
+                if not remaining & bit:
+                    continue
+                if joker_spades & bit and not below_mine:
+                    out.append(c)
+                below_mine = bool(hand & bit)
+        return out
+
+
+# -- functions on positions -----------------------------------------------------------------
+
+
+def _jokers(rules: Rules | bool | None) -> bool:
+    if isinstance(rules, Rules):
+        return rules.jokers
+    return bool(rules)
+
+
+def solve(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int] = (),
+    broken: bool = False,
+    rules: Rules | bool | None = None,
+    side: int | None = None,
+    *,
+    first_trick_two_clubs: bool = False,
+    node_limit: int | None = None,
+) -> SolveResult:
+    """Perfect play from a position: tricks ``side`` takes from here and the best card.
+
+    ``hands`` are the four current holdings, ``trick`` the cards already played to the trick
+    in progress (led by ``leader``), ``rules`` a :class:`Rules` or just whether jokers are in
+    play.  ``side`` defaults to the side of the player to move.
+    """
+    turn = (leader + len(trick)) & 3
+    side = turn & 1 if side is None else side
+    solver = Solver(side, jokers=_jokers(rules), node_limit=node_limit)
+    tricks, card = solver.best(hands, leader, trick, broken, first_trick_two_clubs)
+    return SolveResult(side, tricks, card, solver.nodes)
+
+
+def card_values(
+    hands: Sequence[int],
+    leader: int,
+    trick: Sequence[int] = (),
+    broken: bool = False,
+    rules: Rules | bool | None = None,
+    side: int | None = None,
+    *,
+    first_trick_two_clubs: bool = False,
+) -> dict[int, int]:
+    """Tricks ``side`` takes from here after each legal card of the player to move.
+
+    Every legal card is listed, equivalent cards with the value of their run.
+    """
+    turn = (leader + len(trick)) & 3
+    side = turn & 1 if side is None else side
+    jokers = _jokers(rules)
+    solver = Solver(side, jokers=jokers)
+    reps = solver.move_values(hands, leader, trick, broken, first_trick_two_clubs)
+    out: dict[int, int] = {}
+    hand = hands[turn]
+    legal = _legal_mask(hand, trick, broken, first_trick_two_clubs)
+    remaining = hands[0] | hands[1] | hands[2] | hands[3]
+    for c in trick:
+        remaining |= _BIT[c]
+    order = _order_in_suits(jokers)
+    for card in _cards(legal):
+        # Walk down the run to its lowest card, the one the solver searched.
+        rep = card
+        while rep not in reps:
+            rep = _next_lower(rep, remaining, order)
+        out[card] = reps[rep]
+    return out
+
+
+def _legal_mask(hand: int, trick: Sequence[int], broken: bool, two_clubs: bool) -> int:
+    if trick:
+        follow = hand & SUIT_MASKS[SUIT_OF[trick[0]]]
+        return follow if follow else hand
+    if two_clubs:
+        return hand & _BIT[TWO_CLUBS]
+    if not broken and hand & ~SPADE_MASK:
+        return hand & ~SPADE_MASK
+    return hand
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _order_in_suits(jokers: bool) -> dict[int, tuple[int, ...]]:
+    """Each suit's cards from low to high in trick-taking order."""
+    order = {s: tuple(range(s * 13, s * 13 + 13)) for s in range(3)}
+    order[SPADES] = _JOKER_SPADE_ORDER if jokers else tuple(range(39, 52))
+    return order
+
+
+def _next_lower(card: int, remaining: int, order: dict[int, tuple[int, ...]]) -> int:
+    seq = order[SUIT_OF[card]]
+    i = seq.index(card) - 1
+    while i >= 0 and not remaining >> seq[i] & 1:
+        i -= 1
+    if i < 0:
+        raise ValueError("no lower card in the run")  # cannot happen for a legal card
+    return seq[i]
+
+
+def position_of(game: Game) -> tuple[list[int], int, list[int], bool, bool]:
+    """(hands, leader, trick, broken, first_trick_two_clubs) of a game in the play phase."""
+    from .engine import PLAY
+
+    if game.phase != PLAY or game.sheet:
+        raise ValueError(f"no cards to solve in the {game.phase_name} phase")
+    two_clubs = game.rules.two_clubs_leads and not game.tricks and not game.trick
+    return list(game.hands), game.leader, list(game.trick), game.broken, two_clubs
+
+
+def solve_game(game: Game, side: int | None = None, node_limit: int | None = None) -> SolveResult:
+    """:func:`solve` on a :class:`~varaq.engine.Game` in the play phase (it sees every hand)."""
+    hands, leader, trick, broken, two_clubs = position_of(game)
+    return solve(hands, leader, trick, broken, game.rules, side,
+                 first_trick_two_clubs=two_clubs, node_limit=node_limit)
+
+
+def game_card_values(game: Game, side: int | None = None) -> dict[int, int]:
+    """:func:`card_values` on a game in the play phase: tricks from here after each legal card."""
+    hands, leader, trick, broken, two_clubs = position_of(game)
+    return card_values(hands, leader, trick, broken, game.rules, side,
+                       first_trick_two_clubs=two_clubs)

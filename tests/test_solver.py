@@ -1,0 +1,166 @@
+"""The double-dummy solver against a plain minimax driven by the engine itself.
+
+The brute force knows nothing of the solver's tricks (no table, no equivalent cards, no
+ordering): it asks the engine for legal cards and lets the engine decide who wins each trick, so
+agreement on many random endgames checks both the search and the solver's reading of the rules.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from varaq import Game
+from varaq.cards import JOKER_DECK, STANDARD_DECK, cards_of, parse_hand
+from varaq.engine import PLAY
+from varaq.events import TrickResult
+from varaq.rules import Rules
+from varaq.solver import (
+    Solver,
+    SolverLimit,
+    card_values,
+    game_card_values,
+    solve,
+    solve_game,
+)
+
+
+def _endgame(rules: Rules, hands: list[int], leader: int, trick: list[int], broken: bool) -> Game:
+    """An engine game placed in the middle of the play with the given holdings."""
+    g = Game(rules, seed=0, dealer=(leader - 1) & 3)
+    left = max(h.bit_count() for h in hands)
+    g.phase = PLAY
+    g.bids = [3, 3, 3, 3]
+    g.hands = list(hands)
+    g.leader = leader
+    g.trick = list(trick)
+    g.turn = (leader + len(trick)) & 3
+    g.broken = broken
+    g.tricks = [TrickResult(0, (0, 0, 0, 0), 0)] * (13 - left)
+    return g
+
+
+def _brute(g: Game, side: int) -> int:
+    """Tricks ``side`` takes from here with best play: full minimax over the engine."""
+    if g.phase != PLAY:
+        return 0
+    before = g.taken[side] + g.taken[side + 2]
+    maximising = (g.turn & 1) == side
+    values = []
+    for card in g.legal_actions():
+        child = g.copy()
+        child.apply(card)
+        got = child.taken[side] + child.taken[side + 2] - before
+        values.append(got + _brute(child, side))
+    return max(values) if maximising else min(values)
+
+
+def _random_endgame(rng: random.Random, jokers: bool, cards: int) -> tuple[Rules, Game]:
+    rules = Rules.named("classic").with_options(jokers=jokers)
+    deck = list(cards_of(JOKER_DECK if jokers else STANDARD_DECK))
+    rng.shuffle(deck)
+    leader = rng.randrange(4)
+    in_trick = rng.randrange(4)
+    trick = deck[:in_trick]
+    pos = in_trick
+    hands = [0, 0, 0, 0]
+    for i in range(4):
+        seat = (leader + i) & 3
+        n = cards - 1 if i < in_trick else cards
+        for c in deck[pos:pos + n]:
+            hands[seat] |= 1 << c
+        pos += n
+    # Keep the trick legal enough to mean something: it only needs a led suit.
+    broken = rng.random() < 0.5 or any(c >= 39 for c in trick)
+    return rules, _endgame(rules, hands, leader, trick, broken)
+
+
+@pytest.mark.parametrize("jokers", [False, True])
+@pytest.mark.parametrize("cards", [2, 3, 4])
+def test_solver_agrees_with_brute_force_on_random_endgames(jokers: bool, cards: int) -> None:
+    rng = random.Random(1000 * cards + jokers)
+    rounds = {2: 120, 3: 60, 4: 12}[cards]
+    for _ in range(rounds):
+        rules, g = _random_endgame(rng, jokers, cards)
+        for side in (0, 1):
+            expected = _brute(g, side)
+            result = solve_game(g, side)
+            assert result.tricks == expected, (g.hands, g.trick, g.leader, side)
+            # The best card really achieves the value.
+            child = g.copy()
+            child.apply(result.best_card)
+            won = child.taken[side] + child.taken[side + 2]
+            assert won + _brute(child, side) == expected
+
+
+@pytest.mark.parametrize("jokers", [False, True])
+def test_card_values_price_every_legal_card(jokers: bool) -> None:
+    rng = random.Random(7 + jokers)
+    for _ in range(25):
+        _, g = _random_endgame(rng, jokers, 3)
+        side = g.turn & 1
+        values = game_card_values(g)
+        assert sorted(values) == sorted(g.legal_actions())
+        for card, value in values.items():
+            child = g.copy()
+            child.apply(card)
+            won = child.taken[side] + child.taken[side + 2]
+            assert value == won + _brute(child, side)
+
+
+def test_spades_cannot_be_led_before_broken_unless_only_spades() -> None:
+    # N holds AS AH; unbroken, N must lead the heart and E cuts it; broken, N draws E's trump.
+    hands = [parse_hand("AS AH"), parse_hand("2S 3D"), parse_hand("4D 5D"), parse_hand("6D 7D")]
+    assert solve(hands, leader=0, broken=False, side=0).tricks == 1
+    assert solve(hands, leader=0, broken=True, side=0).tricks == 2
+    # Holding only spades, the leader may lead one although spades are not broken.
+    only = [parse_hand("AS KS"), parse_hand("2H 3H"), parse_hand("QS JS"), parse_hand("4H 5H")]
+    assert solve(only, leader=0, broken=False, side=0).tricks == 2
+
+
+def test_big_joker_beats_little_joker_beats_two_of_spades() -> None:
+    hands = [parse_hand("BJ"), parse_hand("LJ"), parse_hand("2S"), parse_hand("AS")]
+    for leader in range(4):
+        r = solve(hands, leader=leader, broken=True, rules=True, side=0)
+        assert r.tricks == 1
+    # Without the big joker, the little joker wins over the 2S (which is above the ace).
+    hands = [parse_hand("3S"), parse_hand("LJ"), parse_hand("2S"), parse_hand("AS")]
+    assert solve(hands, leader=0, broken=True, rules=True, side=1).tricks == 1
+
+
+def test_two_clubs_opening_lead_is_forced_only_at_the_first_trick() -> None:
+    hands = [parse_hand("2C AH"), parse_hand("3C KH"), parse_hand("4C QH"), parse_hand("5C JH")]
+    r = solve(hands, leader=0, broken=False, side=0, first_trick_two_clubs=True)
+    assert r.best_card == parse_hand("2C").bit_length() - 1
+    assert r.tricks == 1  # W wins the club with 5C, then N's ace of hearts wins the last trick
+    free = solve(hands, leader=0, broken=False, side=0)
+    assert free.tricks == 1
+
+
+def test_nil_question_counts_one_seat() -> None:
+    # E bid nil holding the 9H; the 9H is higher than every other heart, so E cannot duck.
+    hands = [parse_hand("2H 3C"), parse_hand("9H 2C"), parse_hand("3H 4C"), parse_hand("4H 5C")]
+    nil_breaker = Solver(0, counted=[False, True, False, False])
+    assert nil_breaker.at_least(hands, 0, (), True, 1)
+    # Give E a lower heart to duck with and the nil is safe.
+    hands[1] = parse_hand("2D 2C")
+    hands[0] = parse_hand("9H 3C")
+    assert not Solver(0, counted=[False, True, False, False]).at_least(hands, 0, (), True, 1)
+
+
+def test_node_limit_stops_a_long_search() -> None:
+    g = Game("classic", seed=5)
+    g.deal()
+    while g.phase_name != "play":
+        g.apply(g.legal_actions()[-1 if g.phase_name == "bid" else 0])
+    with pytest.raises(SolverLimit):
+        solve_game(g, node_limit=50)
+
+
+def test_card_values_of_all_cards_match_solve() -> None:
+    rng = random.Random(99)
+    for _ in range(20):
+        rules, g = _random_endgame(rng, False, 4)
+        values = card_values(g.hands, g.leader, g.trick, g.broken, rules)
+        assert max(values.values()) == solve_game(g).tricks
