@@ -179,6 +179,12 @@ def test_a_bot_that_plays_an_illegal_card_is_named_in_one_line() -> None:
     assert "does not hold" in message
 
 
+def test_an_illegal_card_in_a_worker_process_is_reported_the_same_way() -> None:
+    config = ArenaConfig(a=lowest, b=broken, rules=CLASSIC, seed=1, deals=4)
+    with pytest.raises(ArenaError, match=r"^deal \d, table \d: bot broken at [NESW]: "):
+        run_arena(config, jobs=2)
+
+
 def test_nothing_to_play_is_refused() -> None:
     with pytest.raises(ArenaError, match="nothing to play"):
         run_arena(ArenaConfig(a="random", b="random", rules=CLASSIC))

@@ -184,11 +184,15 @@ class _Table:
             seat = game.turn
             bot = self.bots[seat]
             tally = self.tally[0 if (seat & 1) == self.a_side else 1]
-            started = time.perf_counter()
+            # The clock runs only while the bot thinks, not while the arena builds its input.
             if hasattr(bot, "act_full"):
-                action = bot.act_full(game.copy())
+                full = game.copy()
+                started = time.perf_counter()
+                action = bot.act_full(full)
             else:
-                action = bot.act(game.view(seat), self.rngs[seat])
+                view = game.view(seat)
+                started = time.perf_counter()
+                action = bot.act(view, self.rngs[seat])
             tally.decision_ms.append((time.perf_counter() - started) * 1000)
             try:
                 game.apply(action, seat)
