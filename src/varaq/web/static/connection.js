@@ -1,0 +1,140 @@
+// Talking to the server: JSON over HTTP for requests that need an answer, and one WebSocket
+// per game for everything the server pushes (the computer players' moves).
+//
+// Every message carries a version, so the socket can drop at any moment: on reconnect the
+// client says which version it has and the server sends what it missed (or a full state).
+
+/** A refusal from the server; ``message`` is the server's one-line reason, shown as is. */
+export class Refusal extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function request(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new Refusal("The server cannot be reached; retrying shortly.", 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const reason = data && typeof data.error === "string" ? data.error : `HTTP ${response.status}`;
+    throw new Refusal(reason, response.status);
+  }
+  return data;
+}
+
+export const api = {
+  presets: () => request("GET", "/api/presets"),
+  create: (body) => request("POST", "/api/games", body),
+  state: (id, since) =>
+    request("GET", `/api/games/${encodeURIComponent(id)}${since ? `?since=${since}` : ""}`),
+  act: (id, action, version) =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/actions`, { action, version }),
+  next: (id, version) =>
+    request("POST", `/api/games/${encodeURIComponent(id)}/next`, { version }),
+  concede: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/concede`, {}),
+  hint: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/hint`),
+  recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
+};
+
+/**
+ * The game's WebSocket, reopened with exponential backoff whenever it drops.
+ *
+ * ``version()`` is asked at every (re)connect so the hello always names the latest version
+ * the page holds; ``onMessage`` gets each parsed message; ``onStatus`` gets "open",
+ * "reconnecting" or "closed".
+ */
+export class GameSocket {
+  constructor(gameId, { version, onMessage, onStatus }) {
+    this.gameId = gameId;
+    this.version = version;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.delay = 500;
+    this.socket = null;
+    this.closed = false;
+    this.timer = null;
+  }
+
+  open() {
+    if (this.closed) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const url = `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
+    let socket;
+    try {
+      socket = new WebSocket(url);
+    } catch {
+      this.retry();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.delay = 500;
+      this.onStatus("open");
+      this.send({ type: "hello", version: this.version() });
+    });
+    socket.addEventListener("message", (message) => {
+      let data;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      this.onMessage(data);
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket === socket) {
+        this.socket = null;
+        this.retry();
+      }
+    });
+    // An "error" is always followed by "close", which schedules the retry.
+    socket.addEventListener("error", () => {});
+  }
+
+  retry() {
+    if (this.closed) return;
+    this.onStatus("reconnecting");
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), this.delay);
+    this.delay = Math.min(this.delay * 2, 8000);
+  }
+
+  /** Ask again for everything after our version (used when a gap in versions shows up). */
+  resync() {
+    this.send({ type: "hello", version: this.version() });
+  }
+
+  send(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.socket) {
+      const socket = this.socket;
+      this.socket = null;
+      socket.close();
+    }
+    this.onStatus("closed");
+  }
+}
