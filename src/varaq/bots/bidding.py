@@ -1,0 +1,131 @@
+"""Trick estimation for a hand of cards: how many tricks it takes, and how risky a nil it makes.
+
+Both numbers come from the classic hand-evaluation rules players learn, written as arithmetic
+on the hand's mask so that they are cheap and explainable:
+
+- a card wins when the cards above it that are still out can be drawn first, which needs
+  enough cards below it in the same suit to wait (an ace is a trick, a king with one guard is
+  about half of one, a bare king rarely is);
+- a side-suit winner that needs many rounds is likely cut, so long suits are discounted;
+- spades beyond the third are tricks by length; low spades also win by cutting the suits this
+  hand is short in, and a spade cannot do both, so the better of the two is counted;
+- a nil is risky for every high card without low cards of its suit to hide behind, every high
+  spade, and every spade beyond the third.
+
+>>> from varaq.cards import parse_hand
+>>> round(estimate_tricks(parse_hand("AS KS QS AH AD AC 2H 3H 4D 5D 6C 7C 8C"), False))
+6
+>>> nil_danger(parse_hand("2S 3H 4H 5H 2D 6D 7D 3C 4C 8C 9C 5S 9H")) < 0.6
+True
+"""
+
+from __future__ import annotations
+
+from ..cards import JOKER_DECK, RANK_OF, SPADE_MASK, SPADES, STANDARD_DECK, SUIT_MASKS
+from .knowledge import ABOVE, ORDER
+
+__all__ = ["estimate_tricks", "nil_danger", "suit_lengths", "top_trump"]
+
+#: Chance that a side-suit card with ``k`` higher cards out (and enough guards) wins a trick.
+_HIGH_VALUE = (1.0, 0.55, 0.22)
+#: Chance that a spade with ``k`` higher spades out (and enough guards) wins a trick.
+_SPADE_VALUE = (1.0, 0.85, 0.6, 0.35)
+#: Cuts a side suit of length 0, 1, 2, 3+ offers to a hand with spare spades.
+_CUTS_BY_LENGTH = (2.0, 1.0, 0.5, 0.0)
+
+
+def suit_lengths(hand: int) -> tuple[int, int, int, int]:
+    """Cards held in each suit (clubs, diamonds, hearts, spades with the jokers)."""
+    return (
+        (hand & SUIT_MASKS[0]).bit_count(),
+        (hand & SUIT_MASKS[1]).bit_count(),
+        (hand & SUIT_MASKS[2]).bit_count(),
+        (hand & SUIT_MASKS[3]).bit_count(),
+    )
+
+
+def top_trump(jokers: bool) -> int:
+    """The highest trump of the deck: A♠, or the big joker."""
+    return 53 if jokers else 51
+
+
+def _cards_high_first(mask: int, jokers: bool) -> list[int]:
+    order = ORDER[jokers]
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    cards.sort(key=lambda c: -order[c])
+    return cards
+
+
+def estimate_tricks(hand: int, jokers: bool = False) -> float:
+    """Tricks this hand should take when its side plays for tricks (a float, not rounded)."""
+    deck = JOKER_DECK if jokers else STANDARD_DECK
+    out = deck & ~hand
+    above = ABOVE[jokers]
+    lengths = suit_lengths(hand)
+    total = 0.0
+    for suit in (0, 1, 2):
+        length = lengths[suit]
+        # Rounds the suit survives before somebody can cut it, on average.
+        safe_rounds = (13 - length) / 3
+        for i, card in enumerate(_cards_high_first(hand & SUIT_MASKS[suit], jokers)):
+            k = (above[card] & out).bit_count()
+            if k >= len(_HIGH_VALUE) or (k == 2 and length < 3):
+                continue  # too many cards above it, or too few guards to wait for them
+            value = _HIGH_VALUE[k]
+            if k == 1 and length == 1:
+                value = 0.1  # a bare king falls under the ace
+            if i + 1 > safe_rounds + 0.5:
+                value *= 0.3
+            total += value
+    spades = _cards_high_first(hand & SPADE_MASK, jokers)
+    n = len(spades)
+    low_spades = 0
+    for card in spades:
+        k = (above[card] & out).bit_count()
+        if k < len(_SPADE_VALUE) and n > k:
+            value = _SPADE_VALUE[k]
+            total += value
+            if value < 0.5:
+                low_spades += 1
+        else:
+            low_spades += 1
+    # Low spades: tricks by length, or by cutting short side suits, whichever is more.
+    by_length = 0.8 * min(low_spades, max(0, n - 3))
+    shortness = sum(_CUTS_BY_LENGTH[min(lengths[s], 3)] for s in (0, 1, 2))
+    by_cutting = 0.75 * min(low_spades, shortness)
+    total += max(by_length, by_cutting)
+    return min(total, 13.0)
+
+
+def nil_danger(hand: int, jokers: bool = False) -> float:
+    """About how many tricks this hand would be forced to take while trying to take none.
+
+    Below ~0.6 a nil is sound; above ~1 it is a gamble.  A hand with the top trump is never a
+    nil (the top trump wins whenever it is played), which callers check separately.
+    """
+    deck = JOKER_DECK if jokers else STANDARD_DECK
+    out = deck & ~hand
+    above = ABOVE[jokers]
+    danger = 0.0
+    lengths = suit_lengths(hand)
+    for suit in (0, 1, 2):
+        cards = _cards_high_first(hand & SUIT_MASKS[suit], jokers)
+        length = len(cards)
+        for i, card in enumerate(cards):
+            lower = length - 1 - i  # cards of the suit below this one: cover to play under
+            rank = RANK_OF[card]
+            risk = max(0.0, (rank - 6 - 2 * lower) / 6)
+            if not (above[card] & out):
+                risk = max(risk, 0.35)  # a master can still be forced late in the hand
+            danger += min(risk, 1.0)
+    spades = _cards_high_first(hand & SPADE_MASK, jokers)
+    n = lengths[SPADES]
+    for card in spades:
+        k = (above[card] & out).bit_count()
+        danger += max(0.0, 1.0 - k / 4)
+    danger += 0.6 * max(0, n - 3)
+    return danger

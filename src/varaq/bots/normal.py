@@ -1,0 +1,586 @@
+"""The Normal computer player: a strong rule-based Spades player.
+
+It plays the way a good club player explains their play, one rule at a time, and every
+decision carries that rule as its reason.  It sees only its :class:`~varaq.view.View`; all its
+card counting goes through :class:`~varaq.bots.knowledge.Knowledge`.
+
+Its priorities, in order:
+
+1. its own nil: never win a trick it can lose; shed high cards under the winning card;
+2. its partner's nil: win the tricks the nil bidder would otherwise be forced to take, lead
+   from strength and into the nil bidder's voids;
+3. an opposing nil: lead low cards the nil bidder must play over, play under the nil bidder;
+4. the contract: take the tricks it still needs; once made, duck (bags cost ten points each
+   when they reach the limit) unless the opponents can still be set;
+
+and always: never cut or overtake a partner's trick that will hold, count the spades out, cash
+masters before they can be cut.
+
+The player is deterministic: the random generator breaks no ties, so a position always gets
+the same answer (the Hard player's playouts rely on that being cheap and repeatable).
+The functions :func:`choose_bid`, :func:`choose_play`, :func:`choose_pass` and
+:func:`choose_blind` are the policy itself, usable without a bot object.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import BID, BLIND_NIL, LOOK
+from ..cards import RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_NAMES, SUIT_OF, card_name
+from ..view import View
+from . import Decision
+from .bidding import estimate_tricks, nil_danger, suit_lengths, top_trump
+from .knowledge import (
+    ABOVE,
+    NON_SPADE_SUITS,
+    ORDER,
+    POWER,
+    Knowledge,
+    highest,
+    lowest,
+)
+
+__all__ = [
+    "NormalBot", "choose_blind", "choose_bid", "choose_pass", "choose_play", "NIL_DANGER_MAX",
+    "bid_for",
+]
+
+#: A nil is bid only when :func:`~varaq.bots.bidding.nil_danger` is below this.
+NIL_DANGER_MAX = 0.55
+
+
+class NormalBot:
+    """The Normal computer player (see the module docstring)."""
+
+    name = "normal"
+
+    def __init__(self, **options: object) -> None:
+        if options:
+            raise ValueError(f"the normal bot takes no options, not {', '.join(options)}")
+
+    def decide(self, view: View, rng: random.Random) -> Decision:
+        if not view.legal:
+            raise ValueError("it is not this seat's turn: there is nothing to decide")
+        phase = view.phase
+        if phase == "play":
+            return choose_play(view)
+        if phase == "bid":
+            return choose_bid(view)
+        if phase == "exchange":
+            return choose_pass(view)
+        if phase == "blind":
+            return choose_blind(view)
+        raise ValueError(f"nothing to decide in the {phase} phase")
+
+    def act(self, view: View, rng: random.Random) -> int:
+        return self.decide(view, rng).action
+
+
+# -- blind nil --------------------------------------------------------------------------------
+
+
+def choose_blind(view: View) -> Decision:
+    """Blind nil only as a comeback: far behind, or the opponents about to win."""
+    side = view.seat & 1
+    ours, theirs = view.totals[side], view.totals[1 - side]
+    trail = theirs - ours
+    target = view.rules.target
+    desperate = trail >= 200 or (trail >= view.rules.blind_nil_trail and theirs >= target - 120)
+    if desperate and BLIND_NIL in view.legal:
+        return Decision(BLIND_NIL, f"Blind nil: we trail by {trail} and need a big swing")
+    return Decision(LOOK, f"Look at the cards: trailing by {trail} is not worth a blind nil")
+
+
+# -- bidding ----------------------------------------------------------------------------------
+
+
+def _nil_sound(hand: int, jokers: bool) -> tuple[bool, float]:
+    """Whether the hand may bid nil at all, and its danger."""
+    if hand >> top_trump(jokers) & 1:
+        return False, 9.0
+    if jokers and hand & ((1 << 52) | (1 << 39)):  # little joker or the promoted 2♠
+        return False, 9.0
+    spades = (hand & SPADE_MASK).bit_count()
+    if spades >= 4:
+        return False, 9.0
+    danger = nil_danger(hand, jokers)
+    return True, danger
+
+
+def bid_for(view: View) -> tuple[int, str]:
+    """The bid Normal makes in this position (0 = nil) and why, before legality checks."""
+    r = view.rules
+    jokers = r.jokers
+    hand = view.hand
+    seat = view.seat
+    side = seat & 1
+    mate = view.bids[seat ^ 2]
+    estimate = estimate_tricks(hand, jokers)
+    ours, theirs = view.totals[side], view.totals[1 - side]
+    bags = view.bags[side]
+    target = r.target
+
+    if r.nil and mate != 0:
+        allowed, danger = _nil_sound(hand, jokers)
+        limit = NIL_DANGER_MAX
+        if mate is not None and mate >= 4:
+            limit += 0.2  # a strong partner can cover
+        if theirs - ours >= 150:
+            limit += 0.2  # behind: the 100 points are worth the risk
+        if allowed and danger < limit and estimate < 2.5:
+            return 0, "Nil: no high spade and every high card has low cards to hide behind"
+
+    value = estimate
+    reason = f"Bid {{n}}: the hand is worth about {estimate:.1f} tricks"
+    if mate == 0:
+        value += 0.4
+        reason = f"Bid {{n}}: about {estimate:.1f} tricks, and partner's nil needs our tricks"
+    if theirs >= target - 100 and theirs - ours >= 100:
+        value += 0.6
+        reason = f"Bid {{n}}: about {estimate:.1f} tricks, bidding up because we are far behind"
+    elif ours >= target - 60 and ours > theirs:
+        value -= 0.5
+        reason = f"Bid {{n}}: about {estimate:.1f} tricks, bidding safe so near the target"
+    elif bags >= r.bag_limit - 3 and r.bag_penalty:
+        value += 0.3
+        reason = f"Bid {{n}}: about {estimate:.1f} tricks, bidding full value with {bags} bags"
+    n = int(value + 0.5)
+    n = max(1, min(13, n))
+    if mate is not None and mate > 0 and mate + n > 13:
+        n = max(1, 13 - mate)
+    return n, reason.format(n=n)
+
+
+def choose_bid(view: View) -> Decision:
+    """A legal bid close to the hand's tricks (see :func:`bid_for`)."""
+    n, reason = bid_for(view)
+    legal = view.legal
+    if BID + n in legal:
+        return Decision(BID + n, reason)
+    values = sorted(a - BID for a in legal if a > BID)
+    if not values:
+        return Decision(legal[0], "Nil: no other bid is open")
+    above = [v for v in values if v >= n]
+    pick = above[0] if above else values[-1]
+    return Decision(BID + pick, f"Bid {pick}: the table's minimum bid forces it above {n}")
+
+
+# -- the blind nil exchange ---------------------------------------------------------------------
+
+
+def choose_pass(view: View) -> Decision:
+    """Pass one card of the blind nil exchange.
+
+    The blind nil bidder's partner passes its lowest cards, short suits first, which gives the
+    nil bidder cards to hide behind (passing high cards would sink the nil).  The nil bidder
+    passes back its most dangerous cards: top spades first, then the highest side cards.
+    """
+    jokers = view.rules.jokers
+    hand = view.hand & ~view.passing
+    legal = 0
+    for a in view.legal:
+        legal |= 1 << a
+    hand &= legal
+    if view.bids[view.seat] == 0:
+        order = ORDER[jokers]
+        # Spades rank above side cards here: any spade from the eight up can win a trick.
+        card = max(_cards(hand), key=lambda c: order[c] + 5 if SUIT_OF[c] == SPADES else order[c])
+        return Decision(card, f"Pass back the {_name(card)}: my most dangerous card")
+    lengths = suit_lengths(view.hand)
+    plain = hand & ~SPADE_MASK
+    pool = plain if plain else hand
+    card = min(_cards(pool), key=lambda c: (RANK_OF[c], lengths[SUIT_OF[c]]))
+    return Decision(card, f"Pass the {_name(card)}: a low card helps partner's blind nil")
+
+
+# -- play -------------------------------------------------------------------------------------
+
+
+def _name(card: int) -> str:
+    """A card's name inside a sentence: ``king of hearts``."""
+    return card_name(card).lower()
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class _Table:
+    """The facts one play decision needs, computed once."""
+
+    __slots__ = (
+        "bag_limit", "bags", "jokers", "k", "led", "left", "legal", "mate", "mate_nil", "me_nil",
+        "need", "opp_need", "opp_nil", "penalty", "pos", "seat", "side", "view",
+    )
+
+    def __init__(self, view: View, k: Knowledge) -> None:
+        self.view = view
+        self.k = k
+        self.jokers = k.jokers
+        self.seat = view.seat
+        self.mate = view.seat ^ 2
+        self.side = view.seat & 1
+        legal = 0
+        for a in view.legal:
+            legal |= 1 << a
+        self.legal = legal
+        self.led = k.led
+        self.pos = len(view.trick)
+        self.need = k.need(self.side)
+        self.opp_need = k.need(1 - self.side)
+        self.left = k.tricks_left
+        self.bags = view.bags[self.side]
+        self.bag_limit = view.rules.bag_limit
+        self.penalty = view.rules.bag_penalty
+        self.me_nil = k.nil_alive[self.seat]
+        self.mate_nil = k.nil_alive[self.mate]
+        opponents = ((self.seat + 1) & 3, (self.seat + 3) & 3)
+        self.opp_nil = tuple(s for s in opponents if k.nil_alive[s])
+
+    def beats_winner(self, card: int) -> bool:
+        k = self.k
+        if k.winning_card < 0:
+            return True
+        power = POWER[self.jokers][self.led]
+        return power[card] > power[k.winning_card]
+
+    def winners(self) -> int:
+        """Legal cards that would win the trick as it stands."""
+        out = 0
+        for c in _cards(self.legal):
+            if self.beats_winner(c):
+                out |= 1 << c
+        return out
+
+    def holds(self, card: int) -> bool:
+        """Whether ``card`` would hold against the opponents still to play."""
+        return self.k.holds_up(card, self.k.opponents_after())
+
+    def want_tricks(self) -> tuple[bool, str]:
+        """Whether this side wants more tricks now, and the reason in words."""
+        if self.need > 0:
+            if self.need >= self.left:
+                return True, "we need every trick left for the contract"
+            return True, f"we still need {self.need} for the contract"
+        if self.k.contract[self.side] == 0 and self.need <= 0:
+            # A side with no contract (double nil, or a broken nil's partner) only collects bags.
+            pass
+        opp_contract = self.k.contract[1 - self.side]
+        if opp_contract and self.opp_need > 0:
+            to_set = self.left - self.opp_need + 1
+            bag_room = self.bag_limit - self.bags if self.penalty else 99
+            if to_set <= max(1, self.left // 2) and (to_set <= 2 or bag_room > to_set):
+                return True, f"the opponents can still be set ({to_set} more tricks)"
+        if self.penalty and self.bags >= self.bag_limit - 3:
+            return False, f"we have {self.bags} bags and the contract is safe"
+        return False, "the contract is made and overtricks are bags"
+
+
+def choose_play(view: View, k: Knowledge | None = None) -> Decision:
+    """The card Normal plays (see the module docstring for its priorities)."""
+    if k is None:
+        k = Knowledge.from_view(view)
+    t = _Table(view, k)
+    if len(view.legal) == 1:
+        card = view.legal[0]
+        return Decision(card, f"Play the {_name(card)}: the only legal card")
+    if t.me_nil:
+        return _play_own_nil(t)
+    if t.mate_nil:
+        return _play_cover(t)
+    if t.opp_nil and t.need < t.left - 1:
+        decision = _play_against_nil(t)
+        if decision is not None:
+            return decision
+    return _play_contract(t)
+
+
+# -- own nil
+
+
+def _play_own_nil(t: _Table) -> Decision:
+    k, jokers = t.k, t.jokers
+    if t.pos == 0:
+        return _lead_for_nil(t)
+    under = t.legal & ~t.winners()
+    if under:
+        # Shed the highest card that still loses: it is the one that would hurt later.
+        plain = under & ~SPADE_MASK if t.led != SPADES else under
+        card = highest(plain if plain else under, jokers)
+        if SUIT_OF[card] != t.led:
+            return Decision(card, f"Discard the {_name(card)} to protect my nil")
+        return Decision(card, f"Play the {_name(card)} under the winner to protect my nil")
+    # Every legal card wins as things stand: hope a later player overtakes.
+    if not k.after:
+        card = highest(t.legal, jokers)
+        return Decision(card, f"Forced to win: take it with the {_name(card)} and shed it")
+    card = lowest(t.legal, jokers)
+    return Decision(card, f"Play the {_name(card)}, my lowest, hoping someone overtakes")
+
+
+def _lead_for_nil(t: _Table) -> Decision:
+    """Lead the card most likely to be beaten: low, with many higher cards still out."""
+    k = t.k
+    best, best_key = -1, (-99, -99)
+    for c in _cards(t.legal):
+        higher = (ABOVE[t.jokers][c] & k.unseen).bit_count()
+        key = (higher, 0 if SUIT_OF[c] == SPADES else 1)
+        if key > best_key:
+            best, best_key = c, key
+    return Decision(best, f"Lead the {_name(best)}: {best_key[0]} higher cards are still out")
+
+
+# -- partner's nil
+
+
+def _play_cover(t: _Table) -> Decision:
+    k, jokers, mate = t.k, t.jokers, t.mate
+    if t.pos == 0:
+        return _lead_for_cover(t)
+    mate_played = any(s == mate for s, _ in t.view.trick)
+    if mate_played:
+        if k.winning_seat == mate:
+            over = t.winners()
+            if over:
+                card = lowest(over, jokers)
+                return Decision(card, f"Cover partner's nil with the {_name(card)}")
+            return _follow_low(t, "nothing of mine beats partner's card")
+        # Partner is already beaten: the nil is safe this trick.
+        return _play_contract(t)
+    # Partner plays after me: win as high as I can so partner can play under.
+    over = t.winners()
+    if over:
+        card = highest(over, jokers)
+        if SUIT_OF[card] == SPADES and t.led != SPADES:
+            card = lowest(over, jokers)  # a low cut wins as well as a high one
+        return Decision(card, f"Play the {_name(card)} high so partner's nil can duck under it")
+    return _follow_low(t, "an opponent is winning, so partner's nil can duck under")
+
+
+def _lead_for_cover(t: _Table) -> Decision:
+    k, jokers = t.k, t.jokers
+    mate = t.mate
+    # Cash a master: partner discards or plays under it.
+    masters = [c for c in _cards(t.legal) if k.is_master(c)]
+    if masters:
+        card = max(masters, key=lambda c: (SUIT_OF[c] != SPADES, RANK_OF[c]))
+        return Decision(card, f"Lead the {_name(card)}, a sure winner, to keep partner safe")
+    # A suit partner is void in: partner simply discards.
+    for suit in NON_SPADE_SUITS:
+        mine = t.legal & SUIT_MASKS[suit]
+        if mine and k.is_void(mate, suit):
+            card = highest(mine, jokers)
+            return Decision(card, f"Lead {SUIT_NAMES[suit]}: partner is void and can discard")
+    # Otherwise lead high, so partner's card goes under mine.
+    card = max(_cards(t.legal), key=lambda c: (SUIT_OF[c] != SPADES, RANK_OF[c] if c < 52 else 13))
+    return Decision(card, f"Lead the {_name(card)} high so partner's nil can play under it")
+
+
+# -- an opponent's nil
+
+
+def _play_against_nil(t: _Table) -> Decision | None:
+    k, jokers = t.k, t.jokers
+    nil_seats = t.opp_nil
+    if t.pos == 0:
+        nil = nil_seats[0]
+        best, best_key = -1, (99, 99)
+        for c in _cards(t.legal):
+            suit = SUIT_OF[c]
+            if k.is_void(nil, suit):
+                continue
+            key = (RANK_OF[c] if c < 52 else 15, 1 if suit == SPADES else 0)
+            if key < best_key:
+                best, best_key = c, key
+        if best < 0:
+            return None
+        return Decision(best, f"Lead the low {_name(best)} to make the nil bidder win it")
+    played = {s for s, _ in t.view.trick}
+    if k.winning_seat in nil_seats:
+        under = t.legal & ~t.winners()
+        if under:
+            card = highest(under & ~SPADE_MASK if under & ~SPADE_MASK else under, jokers)
+            return Decision(card, f"Play the {_name(card)} under the nil bidder's card")
+        return None
+    nil_after = any(s in nil_seats for s in k.after) and not any(s in played for s in nil_seats)
+    if nil_after and k.led >= 0 and t.legal & SUIT_MASKS[k.led]:
+        # The nil bidder plays after me: keep the card to beat low.
+        partner_winning = k.winning_seat == t.mate
+        if not partner_winning or t.need <= 0:
+            card = lowest(t.legal, jokers)
+            if not t.beats_winner(card) or k.winning_seat == t.mate:
+                return Decision(card, f"Play the low {_name(card)}: the nil must go under it")
+    return None
+
+
+# -- the contract
+
+
+def _play_contract(t: _Table) -> Decision:
+    want, why = t.want_tricks()
+    if t.pos == 0:
+        return _lead(t, want, why)
+    if want:
+        return _follow_to_win(t, why)
+    return _follow_to_duck(t, why)
+
+
+def _follow_low(t: _Table, why: str) -> Decision:
+    """Play the cheapest card; when void, throw a loser from the shortest side suit."""
+    jokers = t.jokers
+    if t.led >= 0 and t.legal & SUIT_MASKS[t.led]:
+        card = lowest(t.legal, jokers)
+        return Decision(card, f"Play low with the {_name(card)}: {why}")
+    card = _discard(t)
+    return Decision(card, f"Discard the {_name(card)}: {why}")
+
+
+def _discard(t: _Table) -> int:
+    """A loser to throw: the lowest card of the shortest side suit, keeping guarded honours."""
+    jokers = t.jokers
+    plain = t.legal & ~SPADE_MASK
+    if not plain:
+        return lowest(t.legal, jokers)
+    best, best_key = -1, (99, 99, 99)
+    for c in _cards(plain):
+        suit = SUIT_OF[c]
+        length = (t.k.hand & SUIT_MASKS[suit]).bit_count()
+        is_master = t.k.is_master(c)
+        key = (1 if is_master else 0, length, RANK_OF[c])
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
+def _follow_to_win(t: _Table, why: str) -> Decision:
+    k, jokers = t.k, t.jokers
+    if k.winning_seat == t.mate and t.holds(k.winning_card):
+        return _follow_low(t, "partner's card wins this trick")
+    over = t.winners()
+    if not over:
+        return _follow_low(t, "I cannot win this trick")
+    sure = [c for c in _cards(over) if t.holds(c)]
+    if k.winning_seat == t.mate:
+        # Partner's card may be beaten; overtake only with a sure winner of the led suit.
+        following = [c for c in sure if SUIT_OF[c] == t.led]
+        if following and not k.holds_up(k.winning_card, k.opponents_after()):
+            card = min(following, key=lambda c: POWER[jokers][t.led][c])
+            return Decision(card, f"Overtake with the {_name(card)}, a sure winner: {why}")
+        return _follow_low(t, "partner is winning and I will not cut a partner")
+    if sure:
+        card = min(sure, key=lambda c: POWER[jokers][t.led][c])
+        return Decision(card, f"Win with the {_name(card)}: {why}")
+    if not k.after:
+        card = lowest(over, jokers)
+        return Decision(card, f"Win with the {_name(card)}, the cheapest winner: {why}")
+    cutting = t.led >= 0 and not t.legal & SUIT_MASKS[t.led]
+    if cutting:
+        card = lowest(over, jokers)
+        return Decision(card, f"Cut with the {_name(card)}: {why}")
+    if t.mate in k.after and t.pos == 1:
+        # Second hand low: partner still plays after the opponents.
+        return _follow_low(t, "second hand low, partner plays last")
+    card = highest(over, jokers)
+    return Decision(card, f"Play the {_name(card)} high to force out their winner: {why}")
+
+
+def _follow_to_duck(t: _Table, why: str) -> Decision:
+    k, jokers = t.k, t.jokers
+    if k.winning_seat == t.mate:
+        return _follow_low(t, f"partner is winning and {why}")
+    under = t.legal & ~t.winners()
+    if under:
+        if t.led >= 0 and under & SUIT_MASKS[t.led]:
+            card = highest(under, jokers)
+            return Decision(card, f"Duck with the {_name(card)}: {why}")
+        # Void: throw a high side card that could win later, never a spade.
+        plain = under & ~SPADE_MASK
+        card = highest(plain, jokers) if plain else lowest(under, jokers)
+        return Decision(card, f"Throw the {_name(card)} away: {why}")
+    if not k.after:
+        card = highest(t.legal, jokers)
+        return Decision(card, f"Forced to win: use the {_name(card)}, a later winner anyway")
+    card = lowest(t.legal, jokers)
+    return Decision(card, f"Play the {_name(card)}, my lowest, hoping to be overtaken: {why}")
+
+
+def _lead(t: _Table, want: bool, why: str) -> Decision:
+    k, jokers = t.k, t.jokers
+    legal = t.legal
+    if not want:
+        # Lead the card most likely to lose: many higher cards out, held by players not void.
+        best, best_key = -1, (-99, -99)
+        for c in _cards(legal):
+            higher = (ABOVE[jokers][c] & k.unseen).bit_count()
+            key = (min(higher, 4), -RANK_OF[c] if c < 52 else -15)
+            if SUIT_OF[c] == SPADES:
+                key = (key[0] - 2, key[1])
+            if key > best_key:
+                best, best_key = c, key
+        return Decision(best, f"Lead the low {_name(best)}: {why}")
+    opps = (t.seat ^ 1, t.seat ^ 3)
+    spades_out = k.spades_out
+    my_spades = (k.hand & SPADE_MASK).bit_count()
+    # Draw trumps with master spades when I hold most of the spades left.
+    spade_masters = [c for c in _cards(legal & SPADE_MASK) if k.is_master(c)]
+    if spade_masters and spades_out and my_spades >= spades_out:
+        card = highest(legal & SPADE_MASK, jokers)
+        return Decision(card, f"Lead the {_name(card)} to draw the spades still out: {why}")
+    # Cash side-suit masters while the opponents can still follow.
+    best, best_key = -1, (-1, -1)
+    for suit in NON_SPADE_SUITS:
+        mine = legal & SUIT_MASKS[suit]
+        if not mine:
+            continue
+        top = highest(mine, jokers)
+        if not k.is_master(top):
+            continue
+        cut_risk = any(k.is_void(o, suit) and k.possible[o] & SPADE_MASK for o in opps)
+        if cut_risk:
+            continue
+        out = (k.unseen & SUIT_MASKS[suit]).bit_count()
+        if out == 0:
+            continue  # nobody can follow: the card may be cut
+        key = (out, RANK_OF[top])
+        if key > best_key:
+            best, best_key = top, key
+    if best >= 0:
+        return Decision(best, f"Cash the {_name(best)}, the master of its suit: {why}")
+    if spade_masters:
+        card = highest(legal & SPADE_MASK, jokers)
+        return Decision(card, f"Lead the {_name(card)}, the top spade left: {why}")
+    # A suit partner can cut and the opponents can follow.
+    mate = t.mate
+    if k.possible[mate] & SPADE_MASK:
+        for suit in NON_SPADE_SUITS:
+            mine = legal & SUIT_MASKS[suit]
+            if mine and k.is_void(mate, suit) and not any(k.is_void(o, suit) for o in opps):
+                card = lowest(mine, jokers)
+                return Decision(card, f"Lead {SUIT_NAMES[suit]} for partner to cut: {why}")
+    # A short side suit, to cut it later, when I have spades to spare.
+    if my_spades >= 2:
+        for suit in NON_SPADE_SUITS:
+            mine = legal & SUIT_MASKS[suit]
+            if mine.bit_count() == 1 and not k.is_master(highest(mine, jokers)):
+                card = lowest(mine, jokers)
+                if RANK_OF[card] < 11:
+                    return Decision(card, f"Lead my singleton {_name(card)} to cut it later")
+    # Otherwise lead low from the longest side suit, not away from a guarded king.
+    best, best_key = -1, (-99, 0)
+    for c in _cards(legal):
+        suit = SUIT_OF[c]
+        mine = k.hand & SUIT_MASKS[suit]
+        length = mine.bit_count()
+        guarded_honour = any(
+            k.higher_out(h) == 1 and RANK_OF[h] >= 10 for h in _cards(mine) if h != c
+        ) and length <= 3
+        key = (length - (3 if guarded_honour else 0) - (4 if suit == SPADES else 0), -RANK_OF[c])
+        if key > best_key:
+            best, best_key = c, key
+    return Decision(best, f"Lead the {_name(best)} from my longest suit: {why}")
