@@ -82,7 +82,7 @@ def test_solver_agrees_with_brute_force_on_random_endgames(jokers: bool, cards: 
     rng = random.Random(1000 * cards + jokers)
     rounds = {2: 120, 3: 60, 4: 12}[cards]
     for _ in range(rounds):
-        rules, g = _random_endgame(rng, jokers, cards)
+        _, g = _random_endgame(rng, jokers, cards)
         for side in (0, 1):
             expected = _brute(g, side)
             result = solve_game(g, side)

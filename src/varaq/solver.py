@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SolveResult", "SolverLimit", "Solver", "solve", "card_values", "solve_game",
-    "game_card_values", "position_of",
+    "game_card_values", "position_of", "representatives",
 ]
 
 
@@ -218,7 +218,7 @@ class Solver:
     def _after(
         self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool, card: int,
     ) -> int:
-        after, lead, new_trick, brk, turn, won = self._child(hands, leader, trick, broken, card)
+        after, lead, new_trick, brk, _, won = self._child(hands, leader, trick, broken, card)
         return won + self.value(after, lead, new_trick, brk)
 
     def _after_at_least(
@@ -242,7 +242,9 @@ class Solver:
                 best = i
         return (leader + best) & 3
 
-    def _node(self, turn: int, trick: tuple[int, ...], leader: int, broken: bool, need: int) -> bool:
+    def _node(
+        self, turn: int, trick: tuple[int, ...], leader: int, broken: bool, need: int,
+    ) -> bool:
         if need <= 0:
             return True
         hands = self.hands
@@ -338,31 +340,41 @@ class Solver:
         return tops + rest
 
     def _representatives(self, legal: int, hand: int, remaining: int) -> list[int]:
-        """The lowest card of each run of ``legal`` cards that no other remaining card splits."""
-        out: list[int] = []
-        joker_spades = 0
-        if self.jokers:
-            # The joker deck's trump order is not the card-number order: walk it explicitly.
-            joker_spades = legal & SPADE_MASK
-            legal &= ~SPADE_MASK
-        while legal:
-            low = legal & -legal
-            card = low.bit_length() - 1
-            legal ^= low
-            below = remaining & SUIT_MASKS[SUIT_OF[card]] & (low - 1)
-            if below and (1 << (below.bit_length() - 1)) & hand:
+        return representatives(legal, hand, remaining, self.jokers)
+
+
+def representatives(legal: int, hand: int, remaining: int, jokers: bool) -> list[int]:
+    """The lowest card of each run of ``legal`` cards that no other ``remaining`` card splits.
+
+    Cards of one run win and lose the same tricks, so a search tries one of them.  ``hand`` is
+    the holding the legal cards come from; ``remaining`` every card still in play (all hands and
+    the trick in progress; for a player who cannot see the other hands, its own hand, the
+    unseen cards and the trick).
+    """
+    out: list[int] = []
+    joker_spades = 0
+    if jokers:
+        # The joker deck's trump order is not the card-number order: walk it explicitly.
+        joker_spades = legal & SPADE_MASK
+        legal &= ~SPADE_MASK
+    while legal:
+        low = legal & -legal
+        card = low.bit_length() - 1
+        legal ^= low
+        below = remaining & SUIT_MASKS[SUIT_OF[card]] & (low - 1)
+        if below and (1 << (below.bit_length() - 1)) & hand:
+            continue
+        out.append(card)
+    if joker_spades:
+        below_mine = False
+        for c in _JOKER_SPADE_ORDER:
+            bit = _BIT[c]
+            if not remaining & bit:
                 continue
-            out.append(card)
-        if joker_spades:
-            below_mine = False
-            for c in _JOKER_SPADE_ORDER:
-                bit = _BIT[c]
-                if not remaining & bit:
-                    continue
-                if joker_spades & bit and not below_mine:
-                    out.append(c)
-                below_mine = bool(hand & bit)
-        return out
+            if joker_spades & bit and not below_mine:
+                out.append(c)
+            below_mine = bool(hand & bit)
+    return out
 
 
 # -- functions on positions -----------------------------------------------------------------
