@@ -44,19 +44,23 @@ def _cards(mask: int) -> list[int]:
 
 
 def rough_tricks(hand: int, jokers: bool) -> float:
-    """A beginner's count: aces, guarded kings, high spades and spades beyond the fourth."""
+    """A beginner's count: every ace and king, the high spades, and spades beyond the third.
+
+    It is optimistic the way beginners are: a bare king or a king behind a missing ace counts
+    as a trick, and a long spade suit is counted on top of its high spades.
+    """
     lengths = suit_lengths(hand)
     tricks = 0.0
     for card in _cards(hand):
         suit = SUIT_OF[card]
         rank = RANK_OF[card]
-        if card >= 52 or (suit == SPADES and rank >= 11):
-            tricks += 1.0  # jokers, A♠, K♠
+        if card >= 52 or (suit == SPADES and rank >= 10):
+            tricks += 1.0  # jokers, A♠, K♠, Q♠
         elif rank == 12:
             tricks += 1.0
-        elif rank == 11 and lengths[suit] >= 2:
-            tricks += 0.7
-    tricks += max(0, lengths[SPADES] - 4)
+        elif rank == 11:
+            tricks += 0.8 if lengths[suit] >= 2 else 0.5
+    tricks += max(0, lengths[SPADES] - 3)
     return tricks
 
 

@@ -145,7 +145,7 @@ def bid_for(view: View) -> tuple[int, str]:
     elif bags >= r.bag_limit - 3 and r.bag_penalty:
         value += 0.3
         reason = f"Bid {{n}}: about {estimate:.1f} tricks, bidding full value with {bags} bags"
-    n = int(value + 0.5)
+    n = int(value + 0.1)
     n = max(1, min(13, n))
     if mate is not None and mate > 0 and mate + n > 13:
         n = max(1, 13 - mate)
@@ -467,11 +467,13 @@ def _follow_to_win(t: _Table, why: str) -> Decision:
         return _follow_low(t, "I cannot win this trick")
     sure = [c for c in _cards(over) if t.holds(c)]
     if k.winning_seat == t.mate:
-        # Partner's card may be beaten; overtake only with a sure winner of the led suit.
-        following = [c for c in sure if SUIT_OF[c] == t.led]
-        if following and not k.holds_up(k.winning_card, k.opponents_after()):
-            card = min(following, key=lambda c: POWER[jokers][t.led][c])
-            return Decision(card, f"Overtake with the {_name(card)}, a sure winner: {why}")
+        # Partner's card may still be beaten: take over only with a sure winner.
+        if sure:
+            card = min(sure, key=lambda c: POWER[jokers][t.led][c])
+            verb = "Cut" if SUIT_OF[card] == SPADES and t.led != SPADES else "Overtake"
+            return Decision(
+                card, f"{verb} with the {_name(card)}: partner's card could be beaten, mine holds"
+            )
         return _follow_low(t, "partner is winning and I will not cut a partner")
     if sure:
         card = min(sure, key=lambda c: POWER[jokers][t.led][c])
