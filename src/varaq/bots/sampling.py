@@ -1,0 +1,202 @@
+"""Dealing the unseen cards: full layouts consistent with what one seat knows.
+
+The Hard player cannot see the other hands, so it imagines them: it deals the cards it has not
+seen to the other three seats many times, each deal (a *layout*) obeying everything its view
+proves, and searches each one as if the cards were face up.  The better the layouts match the
+real table, the better that search; so they honour
+
+- the cards played and each seat's count of cards left;
+- known voids (a seat that did not follow a suit has none of it; a seat that led a spade
+  before spades were broken held only spades) — read by
+  :class:`~varaq.bots.knowledge.Knowledge`;
+- the exchange: the cards this seat passed to its partner are still there until played;
+- the bids, as evidence: a seat that bid 5 probably holds about five tricks' worth of cards, a
+  nil bidder rarely holds the top spade or naked honours.  Layouts are drawn with the hard
+  constraints above and then accepted with a probability that measures how well each hand fits
+  its bid (rejection sampling), so the accepted layouts follow the bids without any layout that
+  breaks a hard constraint.
+
+The bid is judged on the hand as it was when it was bid: the cards the seat holds in the layout
+plus the cards it has played since.
+
+>>> from varaq import Game
+>>> g = Game("classic", seed=4); _ = g.deal()
+>>> view = g.view(g.turn)
+>>> layouts = Sampler(view).layouts(random.Random(1), 5)
+>>> all(l.hands[view.seat] == view.hand for l in layouts)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from ..view import View
+from .bidding import estimate_tricks, nil_danger, top_trump
+from .knowledge import Knowledge
+
+__all__ = ["Layout", "Sampler", "SamplingError", "bid_fit"]
+
+#: How far (in tricks) a bid usually sits from the hand's estimated tricks.
+BID_SPREAD = 1.4
+#: How much nil danger a nil bidder usually accepts.
+NIL_SPREAD = 0.7
+#: Fit of a nil bid by a hand holding the top trump (it always wins a trick): nearly never.
+TOP_TRUMP_NIL_FIT = 0.02
+
+
+class SamplingError(RuntimeError):
+    """No layout fits the view's hard constraints (only a corrupt view can cause it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """One imagined deal: every seat's current holding, and how well it fitted the bids."""
+
+    hands: tuple[int, int, int, int]
+    #: Likelihood of the bids given these hands, relative to a perfect fit (0..1].
+    fit: float
+
+
+def bid_fit(hand_as_bid: int, bid: int, blind: bool, jokers: bool) -> float:
+    """How likely a player holding ``hand_as_bid`` was to bid ``bid`` (1.0 = a typical bid).
+
+    Not a calibrated probability: a smooth score that is 1 when the bid matches the hand's
+    estimated tricks (or, for nil, when the hand is a safe nil) and falls off with distance.
+    A blind nil was bid without seeing the cards, so it says nothing about them.
+    """
+    if blind:
+        return 1.0
+    if bid == 0:
+        if hand_as_bid >> top_trump(jokers) & 1:
+            return TOP_TRUMP_NIL_FIT
+        danger = nil_danger(hand_as_bid, jokers)
+        return math.exp(-0.5 * (danger / NIL_SPREAD) ** 2)
+    gap = bid - estimate_tricks(hand_as_bid, jokers)
+    return math.exp(-0.5 * (gap / BID_SPREAD) ** 2)
+
+
+class Sampler:
+    """Deals layouts for one view; build once per decision, draw as many layouts as wanted."""
+
+    def __init__(self, view: View, knowledge: Knowledge | None = None, use_bids: bool = True):
+        self.view = view
+        k = Knowledge.from_view(view) if knowledge is None else knowledge
+        self.knowledge = k
+        self.seat = view.seat
+        self.jokers = view.rules.jokers
+        others = [s for s in range(4) if s != view.seat]
+        self.others = others
+        # Cards each seat has played this hand: added back to judge the hand it bid with.
+        played_by = [0, 0, 0, 0]
+        for t in view.tricks:
+            for i, card in enumerate(t.cards):
+                played_by[(t.leader + i) & 3] |= 1 << card
+        for s, card in view.trick:
+            played_by[s] |= 1 << card
+        self.played_by = played_by
+        self.evidence = [
+            s for s in others
+            if use_bids and view.bids[s] is not None and not view.blind[s]
+        ]
+        # Hard constraints: cards surely held, and the free cards each seat may take.
+        self.known = [k.known[s] if s != view.seat else 0 for s in range(4)]
+        fixed = 0
+        for s in others:
+            fixed |= self.known[s]
+        free = k.unseen & ~fixed
+        self.need = [
+            view.cards_left[s] - self.known[s].bit_count() if s != view.seat else 0
+            for s in range(4)
+        ]
+        if any(n < 0 for n in self.need) or sum(self.need) != free.bit_count():
+            raise SamplingError("the view's card counts do not add up")
+        # Free cards grouped by which seats may hold them (most constrained dealt first).
+        groups: dict[tuple[int, ...], list[int]] = {}
+        mask = free
+        while mask:
+            low = mask & -mask
+            card = low.bit_length() - 1
+            mask ^= low
+            seats = tuple(s for s in others if k.possible[s] & low)
+            if not seats:
+                raise SamplingError("a card out cannot be held by anyone")
+            groups.setdefault(seats, []).append(card)
+        self.groups = sorted(groups.items(), key=lambda kv: len(kv[0]))
+
+    def deal(self, rng: random.Random, attempts: int = 200) -> tuple[int, int, int, int]:
+        """One layout meeting the hard constraints (voids, counts, known cards)."""
+        for _ in range(attempts):
+            hands = self._try_deal(rng)
+            if hands is not None:
+                return hands
+        raise SamplingError("no layout fits the voids and card counts")
+
+    def _try_deal(self, rng: random.Random) -> tuple[int, int, int, int] | None:
+        hands = list(self.known)
+        hands[self.seat] = self.view.hand
+        room = list(self.need)
+        for seats, cards in self.groups:
+            pool = cards[:]
+            rng.shuffle(pool)
+            if len(seats) == 1:
+                s = seats[0]
+                if room[s] < len(pool):
+                    return None
+                for c in pool:
+                    hands[s] |= 1 << c
+                room[s] -= len(pool)
+                continue
+            for c in pool:
+                # Pick a seat with room, in proportion to its room: a uniform deal of the
+                # remaining places among the seats that may hold the card.
+                total = 0
+                for s in seats:
+                    total += room[s]
+                if total == 0:
+                    return None
+                r = rng.randrange(total)
+                for s in seats:
+                    if r < room[s]:
+                        hands[s] |= 1 << c
+                        room[s] -= 1
+                        break
+                    r -= room[s]
+        if any(room):
+            return None
+        return (hands[0], hands[1], hands[2], hands[3])
+
+    def fit(self, hands: tuple[int, int, int, int]) -> float:
+        """How well a layout explains the bids made so far (product over the bidders)."""
+        view = self.view
+        out = 1.0
+        for s in self.evidence:
+            bid = view.bids[s]
+            assert bid is not None
+            out *= bid_fit(hands[s] | self.played_by[s], bid, False, self.jokers)
+        return out
+
+    def layouts(self, rng: random.Random, n: int, max_tries: int | None = None) -> list[Layout]:
+        """``n`` layouts, accepted in proportion to how well they fit the bids.
+
+        After ``max_tries`` draws (default ``30 * n``) without enough acceptances, the best
+        rejected layouts fill the gap, so the call always returns ``n`` layouts.
+        """
+        tries = 30 * n if max_tries is None else max_tries
+        out: list[Layout] = []
+        spare: list[Layout] = []
+        for _ in range(tries):
+            if len(out) >= n:
+                break
+            hands = self.deal(rng)
+            fit = self.fit(hands) if self.evidence else 1.0
+            if rng.random() < fit:
+                out.append(Layout(hands, fit))
+            else:
+                spare.append(Layout(hands, fit))
+        if len(out) < n:
+            spare.sort(key=lambda lay: -lay.fit)
+            out.extend(spare[: n - len(out)])
+        return out
