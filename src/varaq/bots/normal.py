@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: A nil is bid only when :func:`~varaq.bots.bidding.nil_danger` is below this.
-NIL_DANGER_MAX = 0.55
+NIL_DANGER_MAX = 0.75
 
 
 class NormalBot:
@@ -264,18 +264,18 @@ class _Table:
 
     def want_tricks(self) -> tuple[bool, str]:
         """Whether this side wants more tricks now, and the reason in words."""
-        if self.need > 0:
+        # A nil bidder's tricks never count for the contract: once its nil is broken it only
+        # takes tricks to set the opponents, and leaves the rest to its partner.
+        broken_nil = self.view.bids[self.seat] == 0
+        if self.need > 0 and not broken_nil:
             if self.need >= self.left:
                 return True, "we need every trick left for the contract"
             return True, f"we still need {self.need} for the contract"
-        if self.k.contract[self.side] == 0 and self.need <= 0:
-            # A side with no contract (double nil, or a broken nil's partner) only collects bags.
-            pass
         opp_contract = self.k.contract[1 - self.side]
         if opp_contract and self.opp_need > 0:
             to_set = self.left - self.opp_need + 1
             bag_room = self.bag_limit - self.bags if self.penalty else 99
-            if to_set <= max(1, self.left // 2) and (to_set <= 2 or bag_room > to_set):
+            if to_set <= self.left and (to_set <= 2 or bag_room > to_set):
                 return True, f"the opponents can still be set ({to_set} more tricks)"
         if self.penalty and self.bags >= self.bag_limit - 3:
             return False, f"we have {self.bags} bags and the contract is safe"
@@ -377,8 +377,8 @@ def _lead_for_cover(t: _Table) -> Decision:
         if mine and k.is_void(mate, suit):
             card = highest(mine, jokers)
             return Decision(card, f"Lead {SUIT_NAMES[suit]}: partner is void and can discard")
-    # Otherwise lead high, so partner's card goes under mine.
-    card = max(_cards(t.legal), key=lambda c: (SUIT_OF[c] != SPADES, RANK_OF[c] if c < 52 else 13))
+    # Otherwise lead my strongest card (fewest higher cards out), so partner goes under it.
+    card = min(_cards(t.legal), key=lambda c: (k.higher_out(c), -ORDER[jokers][c]))
     return Decision(card, f"Lead the {_name(card)} high so partner's nil can play under it")
 
 
