@@ -382,8 +382,8 @@ function renderHand(view, legal) {
   const passed = new Set(view.passing || []);
   [...hand.children].forEach((node, i) => {
     const offset = i - (n - 1) / 2;
-    node.style.setProperty("--rot", `${(offset * 2.2).toFixed(2)}deg`);
-    node.style.setProperty("--arc", `${(offset * offset * 0.9).toFixed(1)}px`);
+    node.style.setProperty("--rot", `${(offset * 1.5).toFixed(2)}deg`);
+    node.style.setProperty("--arc", `${(offset * offset * 0.4).toFixed(1)}px`);
     if (node.tagName !== "BUTTON") return;
     const code = node.dataset.card;
     const playable = legal.has(code) && !passed.has(code);
