@@ -161,7 +161,7 @@ class EasyBot:
             return Decision(card, f"Play the {_name(card)}, my lowest: I bid nil")
         side = view.seat & 1
         partner_winning = k.winning_seat == view.seat ^ 2
-        if partner_winning and k.holds_up(k.winning_card, k.opponents_after()):
+        if partner_winning and k.likely_holds(k.winning_card):
             card = lowest(losers or legal, jokers) if following else _throw(legal, jokers)
             return Decision(card, f"Play the {_name(card)}: partner's card wins this trick")
         made = k.contract[side] > 0 and k.need(side) <= 0

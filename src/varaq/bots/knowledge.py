@@ -346,6 +346,40 @@ class Knowledge:
                 spades ^= low
         return False
 
+    def may_be_void(self, seat: int, suit: int) -> bool:
+        """Whether ``seat`` plausibly holds no card of ``suit``: it showed a void, or so few
+        cards of the suit are out that it may well have none.  A player reads an opponent
+        this way before cutting a trick; :meth:`could_beat` is the strict version."""
+        if self.voids[seat] >> suit & 1:
+            return True
+        if self.known[seat] & SUIT_MASKS[suit]:
+            return False
+        return (self.unseen & SUIT_MASKS[suit]).bit_count() < 4
+
+    def likely_beats(self, seat: int, card: int, led: int) -> bool:
+        """Like :meth:`could_beat`, but counting a cut only where :meth:`may_be_void`."""
+        possible = self.possible[seat]
+        power = POWER[self.jokers][led]
+        target = power[card]
+        candidates = possible & SUIT_MASKS[led]
+        if led != SPADES and self.may_be_void(seat, led):
+            candidates |= possible & SPADE_MASK
+        while candidates:
+            low = candidates & -candidates
+            if power[low.bit_length() - 1] > target:
+                return True
+            candidates ^= low
+        return False
+
+    def likely_holds(self, card: int, seats: tuple[int, ...] | None = None) -> bool:
+        """Whether ``card`` should win the current trick, reading voids as
+        :meth:`may_be_void` does (default seats: the opponents still to play)."""
+        led = self.led if self.led >= 0 else SUIT_OF[card]
+        for s in self.opponents_after() if seats is None else seats:
+            if self.likely_beats(s, card, led):
+                return False
+        return True
+
     def holds_up(self, card: int, seats: tuple[int, ...] | None = None) -> bool:
         """Whether ``card`` would win the current trick against the seats still to play
         (``seats``, default: every seat after this one) as far as this seat can tell."""

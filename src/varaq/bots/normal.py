@@ -260,7 +260,7 @@ class _Table:
 
     def holds(self, card: int) -> bool:
         """Whether ``card`` would hold against the opponents still to play."""
-        return self.k.holds_up(card, self.k.opponents_after())
+        return self.k.likely_holds(card)
 
     def want_tricks(self) -> tuple[bool, str]:
         """Whether this side wants more tricks now, and the reason in words."""
