@@ -1,0 +1,167 @@
+"""What a seat infers from its view: cards out, voids, masters, contracts and live nils."""
+
+from __future__ import annotations
+
+from varaq import Game, Rules, parse_card, parse_hand
+from varaq.actions import BID, BLIND_NIL
+from varaq.bots.knowledge import Knowledge, beats, highest, lowest
+from varaq.cards import CLUBS, DIAMONDS, HEARTS, SPADE_MASK, SPADES, STANDARD_DECK
+from varaq.seats import E, N, S, W
+
+# Dealer W, so N bids and leads first.  Each hand is built so the tests can steer the play.
+HANDS = [
+    parse_hand("AC KC QC 2D 3D 4D 2H 3H 4H 5H 2S 3S 4S"),  # N
+    parse_hand("JC TC 9C 8C 7C 6C 5C 4C 3C 2C 6H 7H 5S"),  # E: clubs and two hearts, one spade
+    parse_hand("5D 6D 7D 8D 9D TD JD QD KD AD 8H 6S 7S"),  # S
+    parse_hand("9H TH JH QH KH AH 8S 9S TS JS QS KS AS"),  # W
+]
+
+
+def _game(bids: tuple[int, int, int, int] = (3, 2, 4, 3), rules: str | Rules = "classic") -> Game:
+    g = Game(rules, seed=1)
+    g.deal(hands=HANDS, dealer=W)
+    for seat in (N, E, S, W):
+        g.apply(BID + bids[seat], seat=seat)
+    return g
+
+
+def _play(g: Game, *cards: str) -> None:
+    for text in cards:
+        g.apply(parse_card(text))
+
+
+def test_cards_out_are_everything_not_held_or_played() -> None:
+    g = _game()
+    _play(g, "AC", "2C")
+    k = Knowledge.from_view(g.view(S))
+    assert k.unseen == STANDARD_DECK & ~g.hands[S] & ~g.played
+    assert k.unseen.bit_count() == 39 - 2
+    assert k.spades_out == 13 - 2
+
+
+def test_failing_to_follow_shows_a_void() -> None:
+    g = _game()
+    # N leads clubs; S has none and discards: every other seat now knows S is void in clubs.
+    _play(g, "AC", "2C", "5D")
+    for seat in (N, E, W):
+        k = Knowledge.from_view(g.view(seat))
+        assert k.is_void(S, CLUBS)
+        assert not k.possible[S] & parse_hand("KC QC JC TC 9C 8C 7C 6C 5C 4C 3C")
+        assert not k.is_void(S, DIAMONDS)
+
+
+def test_unbroken_spade_lead_marks_the_other_suits_void() -> None:
+    # A hand of thirteen spades must lead one before spades are broken.
+    hands = [
+        parse_hand("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"),
+        parse_hand("AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C"),
+        parse_hand("AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D"),
+        parse_hand("AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"),
+    ]
+    g = Game("classic", seed=1)
+    g.deal(hands=hands, dealer=W)
+    for seat in (N, E, S, W):
+        g.apply(BID + 3, seat=seat)
+    g.apply(parse_card("2S"))
+    k = Knowledge.from_view(g.view(E))
+    assert k.is_void(N, CLUBS) and k.is_void(N, DIAMONDS) and k.is_void(N, HEARTS)
+    assert not k.is_void(N, SPADES)
+
+
+def test_master_moves_down_as_high_cards_fall() -> None:
+    g = _game()
+    k = Knowledge.from_view(g.view(S))
+    assert k.master(CLUBS) == parse_card("AC")
+    assert not k.is_master(parse_card("KC"))
+    # For N, who holds the ace too, the king is as good as a master: nothing out beats it.
+    assert Knowledge.from_view(g.view(N)).is_master(parse_card("KC"))
+    _play(g, "AC", "2C", "5D", "8S")
+    k = Knowledge.from_view(g.view(S))
+    assert k.master(CLUBS) == parse_card("KC")
+    assert k.is_master(parse_card("KC"))
+    assert k.higher_out(parse_card("QC")) == 1
+
+
+def test_current_trick_winner_and_seats_still_to_play() -> None:
+    g = _game()
+    _play(g, "2H", "7H")
+    k = Knowledge.from_view(g.view(S))
+    assert (k.winning_seat, k.winning_card) == (E, parse_card("7H"))
+    assert k.led == HEARTS
+    assert k.after == (W,)
+    assert k.opponents_after() == (W,)
+
+
+def test_could_beat_follows_the_shown_voids() -> None:
+    g = _game()
+    _play(g, "AC", "2C", "5D", "8S")  # S and W show club voids; W cuts and wins
+    _play(g, "AS", "2S", "5S", "6S")
+    k = Knowledge.from_view(g.view(N))
+    assert k.is_void(W, CLUBS) and k.is_void(S, CLUBS)
+    # Only E can hold the clubs still out, so E surely holds them and cannot cut the king.
+    assert k.known[E] & parse_hand("JC 3C") == parse_hand("JC 3C")
+    assert not k.could_beat(E, parse_card("KC"), CLUBS)
+    # W is void in clubs and may still hold a spade: the king can be cut.
+    assert k.could_beat(W, parse_card("KC"), CLUBS)
+    assert not k.holds_up(parse_card("KC"), (E, S, W))
+    assert k.holds_up(parse_card("KC"), (E,))
+
+
+def test_contract_need_and_nil_status() -> None:
+    g = _game(bids=(0, 2, 4, 3))
+    k = Knowledge.from_view(g.view(S))
+    assert k.contract == (4, 5)
+    assert k.need(0) == 4 and k.need(1) == 5
+    assert k.nil_alive == (True, False, False, False)
+    _play(g, "AC", "2C", "5D", "8S")  # W cuts: EW takes one
+    k = Knowledge.from_view(g.view(S))
+    assert k.need(1) == 4
+    assert k.nil_alive[N]
+
+
+def test_a_broken_nil_is_no_longer_alive() -> None:
+    g = _game(bids=(0, 2, 4, 3))
+    _play(g, "2H", "6H", "8H", "9H")  # W wins: N's nil lives
+    assert Knowledge.from_view(g.view(E)).nil_alive[N]
+    g = _game(bids=(0, 2, 4, 3))
+    _play(g, "AC", "2C", "5D", "9H")  # N's ace wins: the nil is broken
+    k = Knowledge.from_view(g.view(E))
+    assert not k.nil_alive[N]
+    assert k.need(0) == 4  # a nil bidder's trick never counts for the partner's contract
+
+
+def test_cards_passed_in_the_exchange_are_known_to_be_with_partner() -> None:
+    g = Game("classic", seed=3, totals=(0, 200))
+    g.deal(hands=HANDS, dealer=W)
+    # NS trails by 200: N and S may bid blind nil; N does, S looks.
+    assert g.phase_name == "blind"
+    g.apply(BLIND_NIL, seat=N)
+    assert g.phase_name == "bid"
+    for seat in (E, S, W):
+        g.apply(BID + 3, seat=seat)
+    assert g.phase_name == "exchange"
+    assert g.turn == S
+    g.apply(parse_card("5D"))
+    g.apply(parse_card("6D"))
+    k = Knowledge.from_view(g.view(S))
+    assert k.known[N] == parse_hand("5D 6D")
+    assert not k.possible[E] & parse_hand("5D 6D")
+    assert not k.possible[W] & parse_hand("5D 6D")
+
+
+def test_card_order_helpers_follow_the_trump_order() -> None:
+    assert beats(parse_card("2S"), parse_card("AH"), HEARTS, jokers=False)
+    assert not beats(parse_card("AD"), parse_card("2H"), HEARTS, jokers=False)
+    assert beats(parse_card("2S"), parse_card("AS"), SPADES, jokers=True)
+    mask = parse_hand("2S AH 3C")
+    assert lowest(mask, False) == parse_card("3C")
+    assert highest(mask, False) == parse_card("2S")
+    assert highest(parse_hand("AS 2S"), True) == parse_card("2S")
+
+
+def test_jokers_are_the_top_spades() -> None:
+    g = Game(Rules.named("classic").with_options(jokers=True), seed=2)
+    g.deal()
+    k = Knowledge.from_view(g.view(N))
+    assert k.master(SPADES) == parse_card("BJ")
+    assert k.spades_out + (g.hands[N] & SPADE_MASK).bit_count() == 15
