@@ -127,11 +127,25 @@ class Solver:
 
     def value(
         self, hands: Sequence[int], leader: int, trick: Sequence[int] = (), broken: bool = False,
+        guess: int | None = None,
     ) -> int:
-        """Exact count of ``counted`` tricks from here when both sides play perfectly."""
+        """Exact count of ``counted`` tricks from here when both sides play perfectly.
+
+        ``guess``, when given, is tried first (the search is exact whatever the guess).
+        """
         self.hands = list(hands)
         turn = (leader + len(trick)) & 3
         low, high = 0, self.hands[turn].bit_count()
+        if guess is not None and low < guess <= high:
+            # Start next to a likely value (a sibling's): usually two probes settle it.
+            if self._node(turn, tuple(trick), leader, broken, guess):
+                low = guess
+                if guess < high and not self._node(turn, tuple(trick), leader, broken, guess + 1):
+                    return guess
+            else:
+                high = guess - 1
+                if guess - 1 > low and self._node(turn, tuple(trick), leader, broken, guess - 1):
+                    return guess - 1
         # Binary search on null-window answers: each probe tightens one bound.
         while low < high:
             probe = (low + high + 1) // 2
@@ -166,8 +180,9 @@ class Solver:
     ) -> dict[int, int]:
         """Exact counted tricks after each distinct card of the player to move."""
         out: dict[int, int] = {}
+        guess: int | None = None
         for card in self.root_moves(hands, leader, trick, broken, first_trick_two_clubs):
-            out[card] = self._after(hands, leader, trick, broken, card)
+            out[card] = guess = self._after(hands, leader, trick, broken, card, guess)
         return out
 
     def best(
@@ -217,9 +232,11 @@ class Solver:
 
     def _after(
         self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool, card: int,
+        guess: int | None = None,
     ) -> int:
         after, lead, new_trick, brk, _, won = self._child(hands, leader, trick, broken, card)
-        return won + self.value(after, lead, new_trick, brk)
+        inner = None if guess is None else guess - won
+        return won + self.value(after, lead, new_trick, brk, inner)
 
     def _after_at_least(
         self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool, card: int,

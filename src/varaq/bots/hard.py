@@ -173,6 +173,8 @@ class HardBot:
     ``samples``: evaluate exactly this many layouts (deterministic for a view and a seed).
     ``solver_cards``: use the double-dummy solver once every hand holds at most this many
     cards (and no nil is still alive).
+    ``use_bids``: weigh the layouts by the bids (turned off to measure what the evidence buys,
+    or in hand-made positions whose bids do not match the cards).
     """
 
     name = "hard"
@@ -184,7 +186,8 @@ class HardBot:
         *,
         max_samples: int = 300,
         min_samples: int = 4,
-        solver_cards: int = 5,
+        solver_cards: int = 4,
+        use_bids: bool = True,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if time_budget <= 0:
@@ -196,6 +199,7 @@ class HardBot:
         self.max_samples = max_samples
         self.min_samples = min_samples
         self.solver_cards = solver_cards
+        self.use_bids = use_bids
         self._clock = clock
 
     # -- the Bot protocol ---------------------------------------------------------------------
@@ -228,7 +232,11 @@ class HardBot:
             return done < self.samples
         if done < self.min_samples:
             return True
-        return done < self.max_samples and self._clock() - started < self.time_budget
+        if done >= self.max_samples:
+            return False
+        # Stop when one more layout, at the average cost so far, would overrun the budget.
+        elapsed = self._clock() - started
+        return elapsed + elapsed / done <= self.time_budget
 
     # -- play ---------------------------------------------------------------------------------
 
@@ -249,7 +257,7 @@ class HardBot:
         if len(candidates) == 1:
             card = candidates[0]
             return Decision(card, f"Play {_the(card)}: my legal cards are all equivalent")
-        sampler = Sampler(view, k)
+        sampler = Sampler(view, k, use_bids=self.use_bids)
         goal = _Goal(view, k)
         tallies = {c: _Tally() for c in candidates}
         solve_late = (
@@ -325,7 +333,7 @@ class HardBot:
         if len(candidates) == 1:
             n = candidates[0]
             return Decision(BID + n, f"{_bid_words(n)}: the only sensible bid")
-        sampler = Sampler(view)
+        sampler = Sampler(view, use_bids=self.use_bids)
         side = view.seat & 1
         tallies = {b: _Tally() for b in candidates}
         done = 0

@@ -1,0 +1,190 @@
+"""The Hard player: legal in every phase and variation, a function of its view and seed, and
+sensible in the positions where the right card is clear."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from varaq import Game
+from varaq.actions import BID
+from varaq.bots import Bot, make_bot
+from varaq.bots.hard import HardBot, hand_value
+from varaq.bots.sampling import Sampler
+from varaq.cards import JOKER_DECK, STANDARD_DECK, parse_card, parse_hand
+from varaq.engine import DEAL, PLAY
+from varaq.events import TrickResult
+from varaq.rules import Rules
+from varaq.scoring import score_hand
+
+VARIATIONS = [
+    Rules.named("classic"),
+    Rules.named("varaq"),
+    Rules.named("classic").with_options(jokers=True),
+    Rules.named("classic").with_options(two_clubs_leads=True, min_team_bid=4),
+    Rules.named("short").with_options(nil=False, blind_nil=False),
+]
+
+
+def _endgame(
+    hands: list[int], leader: int, trick: list[int], bids: list[int], taken: list[int],
+    broken: bool = True,
+) -> Game:
+    """A classic game in the play phase with the given holdings (other tricks are stand-ins)."""
+    g = Game("classic", seed=0, dealer=(leader - 1) & 3)
+    left = max(h.bit_count() for h in hands)
+    g.phase = PLAY
+    g.bids = list(bids)
+    g.hands = list(hands)
+    g.leader = leader
+    g.trick = [parse_card(c) for c in trick] if trick and isinstance(trick[0], str) else trick
+    g.turn = (leader + len(g.trick)) & 3
+    g.broken = broken
+    g.tricks = [TrickResult(0, (0, 0, 0, 0), 0)] * (13 - left)
+    g.taken = list(taken)
+    g.played = STANDARD_DECK & ~(hands[0] | hands[1] | hands[2] | hands[3])
+    return g
+
+
+@pytest.mark.parametrize(
+    "rules", VARIATIONS, ids=["classic", "varaq", "jokers", "two-clubs-board", "short-no-nil"]
+)
+def test_hard_never_plays_an_illegal_action(rules: Rules) -> None:
+    # Trail far enough for blind nil to come up where the rules offer it.
+    g = Game(rules, seed=11, totals=(0, 150))
+    bot = HardBot(samples=2)
+    rng = random.Random(3)
+    decisions = 0
+    while decisions < 70 and not g.is_over:
+        if g.phase == DEAL:
+            g.deal()
+            continue
+        view = g.view(g.turn)
+        decision = bot.decide(view, rng)
+        assert decision.action in g.legal_actions(), decision
+        assert decision.reason
+        g.apply(decision.action)
+        decisions += 1
+    assert decisions == 70
+
+
+def test_hard_is_registered_and_is_a_bot() -> None:
+    bot = make_bot("hard", samples=3)
+    assert isinstance(bot, Bot)
+    assert isinstance(bot, HardBot)
+
+
+def test_same_view_and_seed_give_the_same_decision() -> None:
+    g = Game("classic", seed=21)
+    g.deal()
+    normal = make_bot("normal")
+    while g.phase_name != "play":
+        g.apply(normal.act(g.view(g.turn), random.Random(0)))
+    for _ in range(9):
+        g.apply(normal.act(g.view(g.turn), random.Random(0)))
+    view = g.view(g.turn)
+    a = HardBot(samples=8).decide(view, random.Random(5))
+    b = HardBot(samples=8).decide(view, random.Random(5))
+    assert a == b
+
+
+def test_decision_depends_only_on_the_view() -> None:
+    g = Game("classic", seed=8)
+    g.deal()
+    normal = make_bot("normal")
+    while g.phase_name != "play":
+        g.apply(normal.act(g.view(g.turn), random.Random(0)))
+    for _ in range(6):
+        g.apply(normal.act(g.view(g.turn), random.Random(0)))
+    seat = g.turn
+    view = g.view(seat)
+    # Another table in the same public position, the hidden cards dealt differently.
+    other_hands = Sampler(view, use_bids=False).deal(random.Random(99))
+    assert list(other_hands) != g.hands
+    twin = Game.from_view(view, other_hands)
+    twin_view = twin.view(seat)
+    assert twin_view.hand == view.hand and twin_view.legal == view.legal
+    assert twin_view.played == view.played and twin_view.tricks == view.tricks
+    bot = HardBot(samples=6)
+    assert bot.decide(view, random.Random(2)) == bot.decide(twin_view, random.Random(2))
+
+
+def test_hard_keeps_its_nil_safe_by_playing_under() -> None:
+    # S bid nil and has taken nothing; W led the KH, S holds AH 2H 5C: the 2H keeps the nil.
+    hands = [parse_hand("8C 9C"), parse_hand("6D 7D"), parse_hand("AH 2H 5C"), parse_hand("8D 9D")]
+    g = _endgame(hands, leader=3, trick=["KH", "3H", "4H"], bids=[4, 3, 0, 3], taken=[6, 2, 0, 2])
+    decision = HardBot(samples=12).decide(g.view(2), random.Random(1))
+    assert decision.action == parse_card("2H")
+    assert "nil" in decision.reason
+
+
+def test_hard_draws_the_last_trump_before_cashing_its_winner() -> None:
+    # NS bid 7 and took 5: S must win both tricks.  Leading the AH first risks a cut by the
+    # outstanding KS; the AS first draws it and the AH then wins.  The stand-in tricks say
+    # nothing of the bids, so the layouts are not weighed by them.
+    hands = [parse_hand("6C 7C"), parse_hand("4D 5H"), parse_hand("AS AH"), parse_hand("KS 3D")]
+    g = _endgame(hands, leader=2, trick=[], bids=[4, 3, 3, 3], taken=[3, 4, 2, 4])
+    decision = HardBot(samples=30, use_bids=False).decide(g.view(2), random.Random(4))
+    assert decision.action == parse_card("AS")
+    assert "contract" in decision.reason
+
+
+def test_hard_bids_within_the_legal_bids_and_explains() -> None:
+    g = Game("classic", seed=2)
+    g.deal()
+    view = g.view(g.turn)
+    decision = HardBot(samples=6).decide(view, random.Random(0))
+    assert decision.action in view.legal and decision.action >= BID
+    assert "layouts" in decision.reason or "only sensible" in decision.reason
+
+
+def test_hard_does_not_bid_nil_holding_the_top_trump() -> None:
+    hands = [
+        parse_hand("AS 2H 3H 4H 2D 3D 4D 2C 3C 4C 5C 6C 7C"),
+        *[0, 0, 0],
+    ]
+    used = hands[0]
+    rest = [c for c in range(52) if not used >> c & 1]
+    for i, c in enumerate(rest):
+        hands[1 + i % 3] |= 1 << c
+    g = Game("classic", seed=0)
+    g.deal(hands=hands, dealer=3)
+    decision = HardBot(samples=6).decide(g.view(0), random.Random(0))
+    assert decision.action != BID
+
+
+def test_match_value_rewards_winning_the_match_and_charges_bags() -> None:
+    rules = Rules.named("classic")
+    bids = (4, 3, 3, 3)
+    blind = (False,) * 4
+    win = score_hand(rules, bids, blind, (4, 3, 3, 3), (0, 0))
+    assert hand_value(rules, 0, win, (480, 300)) > hand_value(rules, 0, win, (0, 0)) + 200
+    bagged = score_hand(rules, bids, blind, (6, 1, 3, 3), (8, 0))
+    clean = score_hand(rules, bids, blind, (6, 1, 3, 3), (0, 0))
+    # Same hand, but two bags bring a side carrying 8 to the penalty.
+    assert hand_value(rules, 0, bagged, (0, 0)) < hand_value(rules, 0, clean, (0, 0)) - 90
+
+
+def test_time_budget_bounds_the_number_of_layouts() -> None:
+    ticks = iter(range(10_000))
+    bot = HardBot(time_budget=5, min_samples=2, clock=lambda: float(next(ticks)))
+    g = Game("classic", seed=4)
+    g.deal()
+    decision = bot.decide(g.view(g.turn), random.Random(0))
+    # Each clock reading advances a second.  Before the sixth layout 4 s have passed and the
+    # average cost says it would end at 4.8 s: it runs.  Before the seventh, 5 s have passed:
+    # it would overrun the 5 s budget, so Hard stops at 6.
+    assert "of 6 layouts" in decision.reason, decision.reason
+
+
+def test_joker_deck_layouts_work_for_hard() -> None:
+    g = Game(Rules.named("classic").with_options(jokers=True), seed=6)
+    g.deal()
+    bot = HardBot(samples=2)
+    rng = random.Random(0)
+    while g.phase_name != "deal":
+        view = g.view(g.turn)
+        g.apply(bot.act(view, rng))
+    assert g.log[-1].result.tricks and sum(g.log[-1].result.tricks) == 13
+    assert JOKER_DECK >> 53 & 1
