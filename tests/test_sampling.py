@@ -1,0 +1,113 @@
+"""Layouts for the Hard player: every hard fact of the view kept, the bids weighing the rest."""
+
+from __future__ import annotations
+
+import random
+
+from conftest import layout
+from varaq import Game
+from varaq.actions import BLIND_NIL, LOOK, bid
+from varaq.bots.sampling import Sampler, bid_fit
+from varaq.cards import SUIT_MASKS, parse_card, parse_hand
+from varaq.engine import PLAY
+
+
+def _play_random(g: Game, rng: random.Random, cards: int) -> None:
+    for _ in range(cards):
+        g.apply(rng.choice(g.legal_actions()))
+
+
+def _to_play(g: Game, bids: tuple[int, int, int, int] = (3, 3, 3, 3)) -> None:
+    while g.phase != PLAY:
+        g.apply(bid(bids[g.turn]))
+
+
+def test_layouts_keep_own_hand_counts_and_unplayed_cards() -> None:
+    rng = random.Random(1)
+    for seed in range(12):
+        g = Game("classic", seed=seed)
+        g.deal()
+        _to_play(g)
+        _play_random(g, rng, rng.randrange(0, 40))
+        seat = g.turn
+        view = g.view(seat)
+        for lay in Sampler(view).layouts(random.Random(seed), 20):
+            assert lay.hands[seat] == view.hand
+            assert [h.bit_count() for h in lay.hands] == list(view.cards_left)
+            everything = lay.hands[0] | lay.hands[1] | lay.hands[2] | lay.hands[3]
+            assert everything & view.played == 0
+            assert everything | view.played == (1 << 52) - 1
+
+
+def test_a_seat_that_showed_out_of_a_suit_gets_none_of_it() -> None:
+    # W holds no hearts: when N leads one, W discards and shows the void.
+    hands = layout(W="2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC", N="AH")
+    g = Game("classic", seed=0)
+    g.deal(hands=hands, dealer=3)
+    _to_play(g)
+    g.apply(parse_card("AH"))  # N leads
+    g.apply(g.legal_actions()[0])  # E follows
+    g.apply(g.legal_actions()[0])  # S follows
+    g.apply(parse_card("2C"))  # W shows out
+    view = g.view(g.turn)
+    for lay in Sampler(view).layouts(random.Random(3), 60):
+        assert lay.hands[3] & SUIT_MASKS[2] == 0
+
+
+def test_cards_passed_in_the_exchange_stay_with_the_partner() -> None:
+    g = Game("classic", seed=3, totals=(0, 200), dealer=3)
+    g.deal()
+    # N is eligible (NS trails by 200): N bids blind nil, the rest look and bid.
+    while g.phase_name == "blind":
+        g.apply(BLIND_NIL if g.turn == 0 else LOOK)
+    while g.phase_name == "bid":
+        g.apply(g.legal_actions()[3])
+    while g.phase_name == "exchange":
+        g.apply(g.legal_actions()[0])
+    view = g.view(2)  # S gave two cards to N
+    assert view.gave.bit_count() == 2
+    # What N passed back may include a card S gave; the rest of S's gift is still with N.
+    still_there = view.gave & ~view.played & ~view.hand
+    assert still_there
+    for lay in Sampler(view).layouts(random.Random(0), 30):
+        assert lay.hands[0] & view.gave == still_there
+
+
+def test_a_nil_bid_makes_holding_the_ace_of_spades_unlikely() -> None:
+    counts = {}
+    for use_bids in (False, True):
+        held = 0
+        for seed in range(10):
+            g = Game("classic", seed=seed, dealer=3)
+            g.deal()
+            g.apply(bid(3))  # N
+            g.apply(bid(0))  # E bids nil
+            view = g.view(2)  # S to bid; the AS may be anywhere S cannot see
+            if view.hand >> parse_card("AS") & 1:
+                continue
+            for lay in Sampler(view, use_bids=use_bids).layouts(random.Random(seed), 40):
+                held += lay.hands[1] >> parse_card("AS") & 1
+        counts[use_bids] = held
+    # Unweighted, E holds the AS in about a third of the layouts; the nil makes it rare.
+    assert counts[False] > 60
+    assert counts[True] < counts[False] / 4
+
+
+def test_bid_fit_prefers_the_bid_a_hand_is_worth() -> None:
+    strong = parse_hand("AS KS QS JS AH KH AD KD AC 2H 3D 4C 5C")
+    weak = parse_hand("2S 3H 4H 5H 2D 6D 7D 3C 4C 8C 9C 6H 7H")
+    assert bid_fit(strong, 8, False, False) > bid_fit(strong, 2, False, False)
+    assert bid_fit(weak, 1, False, False) > bid_fit(weak, 6, False, False)
+    assert bid_fit(weak, 0, False, False) > bid_fit(strong, 0, False, False)
+    # A blind nil is bid without looking: it says nothing about the cards.
+    assert bid_fit(strong, 0, True, False) == 1.0
+
+
+def test_layouts_are_the_same_for_the_same_seed() -> None:
+    g = Game("varaq", seed=9)
+    g.deal()
+    view = g.view(g.turn)
+    a = Sampler(view).layouts(random.Random(4), 10)
+    b = Sampler(view).layouts(random.Random(4), 10)
+    assert a == b
+    assert len({lay.hands for lay in a}) > 1
