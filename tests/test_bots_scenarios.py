@@ -1,0 +1,188 @@
+"""Hand-built positions that pin what players ask of Spades computer players.
+
+Each test deals known cards (dealer West, so North bids and leads first), applies the bids and
+cards that lead to the position, and asks the bot for one decision from the seat's view.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from varaq import Game, parse_card, parse_hand
+from varaq.actions import BID, NIL_BID
+from varaq.bots import make_bot
+from varaq.bots.bidding import estimate_tricks
+from varaq.cards import RANK_OF, SPADE_MASK, SUIT_OF
+from varaq.seats import E, N, S, W
+from varaq.view import View
+
+
+def _position(
+    hands: tuple[str, str, str, str],
+    bids: tuple[int, int, int, int] | None,
+    plays: str = "",
+    bags: tuple[int, int] = (0, 0),
+    totals: tuple[int, int] = (0, 0),
+) -> Game:
+    g = Game("classic", seed=1, bags=bags, totals=totals)
+    g.deal(hands=[parse_hand(h) for h in hands], dealer=W)
+    if bids is not None:
+        for seat in (N, E, S, W):
+            g.apply(BID + bids[seat], seat=seat)
+    for card in plays.split():
+        g.apply(parse_card(card))
+    return g
+
+
+def _decide(name: str, view: View, seed: int = 0) -> int:
+    return make_bot(name).decide(view, random.Random(seed)).action
+
+
+# N's nil is covered by S; S has the top hearts.
+NIL_COVER = (
+    "9H 3H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S",
+    "2H 4H 5H 6C 7C 8C 6D 7D 8D 5S 6S 7S 8S",
+    "AH KH 6H 7H 9C TC JC 9D TD JD 9S TS JS",
+    "8H TH JH QH QC KC AC QD KD AD QS KS AS",
+)
+
+
+def test_normal_covers_partners_nil_instead_of_dumping_a_low_card() -> None:
+    g = _position(NIL_COVER, bids=(0, 2, 3, 5), plays="9H 2H")
+    view = g.view(S)
+    card = _decide("normal", view)
+    assert card in (parse_card("KH"), parse_card("AH")), "S must beat N's 9H"
+    reason = make_bot("normal").decide(view, random.Random(0)).reason
+    assert "nil" in reason
+
+
+def test_normal_cover_leads_a_winner_for_the_nil_bidder() -> None:
+    # S wins the first trick with the king of hearts, then leads with N's nil still alive.
+    g = _position(NIL_COVER, bids=(0, 2, 3, 5), plays="9H 2H KH 8H")
+    assert g.turn == S
+    card = _decide("normal", g.view(S))
+    # The ace of hearts is the one card S holds that nobody can beat.
+    assert card == parse_card("AH")
+
+
+# E bids nil; S can play under E's card.
+NIL_DEFENCE = (
+    "9H 3H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S",
+    "7H 4H 5H 6C 7C 8C 6D 7D 8D 5S 6S 7S 8S",
+    "AH KH 6H 2H 9C TC JC 9D TD JD 9S TS JS",
+    "8H TH JH QH QC KC AC QD KD AD QS KS AS",
+)
+
+
+def test_normal_plays_under_the_opponents_nil() -> None:
+    g = _position(NIL_DEFENCE, bids=(3, 0, 3, 4), plays="3H 7H")
+    card = _decide("normal", g.view(S))
+    assert SUIT_OF[card] == SUIT_OF[parse_card("7H")]
+    assert RANK_OF[card] < RANK_OF[parse_card("7H")], "S must leave E's 7H winning"
+
+
+def test_normal_leads_low_into_the_opponents_nil() -> None:
+    g = _position(NIL_DEFENCE, bids=(3, 0, 3, 4))
+    card = _decide("normal", g.view(N))
+    # The lowest card N can lead in a suit E still follows: make the nil bidder go over it.
+    assert RANK_OF[card] == 0 and not parse_hand("2S") >> card & 1
+
+
+A_SPADE_AND_LOW_CARDS = (
+    "AS 2H 3H 4H 2D 3D 4D 2C 3C 4C 5C 5D 5H",
+    "KS QS JS TS 6H 7H 8H 6D 7D 8D 6C 7C 8C",
+    "9S 8S 7S 6S 9H TH JH 9D TD JD 9C TC JC",
+    "5S 4S 3S 2S QH KH AH QD KD AD QC KC AC",
+)
+
+
+@pytest.mark.parametrize("name", ["easy", "normal"])
+def test_no_nil_bid_holding_the_ace_of_spades(name: str) -> None:
+    g = _position(A_SPADE_AND_LOW_CARDS, bids=None)
+    view = g.view(N)
+    assert NIL_BID in view.legal
+    for seed in range(20):
+        assert _decide(name, view, seed) != NIL_BID
+
+
+def test_normal_bids_nil_on_a_hand_of_small_cards() -> None:
+    hands = (
+        "2S 3S 2H 3H 4H 6H 2D 3D 4D 7D 2C 3C 5C",
+        "AS KS QS JS 5H 7H 8H 5D 6D 8D 4C 6C 7C",
+        "TS 9S 8S 7S 9H TH JH 9D TD JD 9C TC JC",
+        "6S 5S 4S QH KH AH QD KD AD QC KC AC 8C",
+    )
+    g = _position(hands, bids=None)
+    assert _decide("normal", g.view(N)) == NIL_BID
+
+
+# N cashes two clubs: NS (bid 1 + 1) has its contract after two tricks.
+BAGS = (
+    "AC KC 2D 3D 4D 5D 2H 3H 4H 5H 2S 3S 4S",
+    "2C 3C 4C 7C 8C 9C 8D 7D 6H 7H 8H 5S 6S",
+    "5C 6C AD KD 6D 9H TH 7S 8S 9S TS JS QS",
+    "TC JC QC 9D TD JD QD JH QH KH AH KS AS",
+)
+
+
+def test_normal_ducks_with_eight_bags_once_the_contract_is_safe() -> None:
+    g = _position(BAGS, bids=(1, 1, 1, 2), plays="AC 2C 5C TC KC 3C 6C JC 2D 7D", bags=(8, 0))
+    assert g.taken[N] == 2
+    view = g.view(S)
+    decision = make_bot("normal").decide(view, random.Random(0))
+    assert decision.action == parse_card("6D"), decision
+    assert "8 bags" in decision.reason
+
+
+def test_normal_takes_the_trick_when_the_contract_needs_it() -> None:
+    # Same cards, but NS bid 4 + 4: the contract needs S's diamonds.
+    g = _position(BAGS, bids=(4, 1, 4, 2), plays="AC 2C 5C TC KC 3C 6C JC 2D 7D", bags=(8, 0))
+    card = _decide("normal", g.view(S))
+    assert card in (parse_card("AD"), parse_card("KD"))
+
+
+# N leads the master ace of hearts; S is void in hearts with plenty of spades.
+PARTNER_WINNER = (
+    "AH 3H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S",
+    "2H 4H 5H 6C 7C 8C 6D 7D 8D 5S 6S 7S 8S",
+    "9C TC JC QC 9D TD JD QD 9S TS JS QS KS",
+    "6H 7H 8H 9H TH JH QH KH KC AC KD AD AS",
+)
+
+
+@pytest.mark.parametrize("name", ["easy", "normal"])
+def test_no_cut_of_partners_winning_ace(name: str) -> None:
+    g = _position(PARTNER_WINNER, bids=(2, 2, 4, 4), plays="AH 2H")
+    view = g.view(S)
+    assert view.hand & SPADE_MASK
+    for seed in range(10):
+        card = _decide(name, view, seed)
+        assert not SPADE_MASK >> card & 1, "S must not cut partner's ace of hearts"
+
+
+def test_normal_bids_the_tricks_of_a_clear_hand() -> None:
+    hands = (
+        "AS KS QS AH AD AC 2H 3H 4D 5D 6C 7C 8C",
+        "JS TS 9S 8S KH QH JH KD QD JD KC QC JC",
+        "7S 6S 5S 4S TH 9H 8H TD 9D 8D TC 9C 2D",
+        "3S 2S 7H 6H 5H 4H 7D 6D 3D 5C 4C 3C 2C",
+    )
+    g = _position(hands, bids=None)
+    assert round(estimate_tricks(parse_hand(hands[0]))) == 6
+    bid = _decide("normal", g.view(N)) - BID
+    assert bid == 6
+
+
+def test_easy_bids_roughly_but_near_the_hand() -> None:
+    hands = (
+        "AS KS QS AH AD AC 2H 3H 4D 5D 6C 7C 8C",
+        "JS TS 9S 8S KH QH JH KD QD JD KC QC JC",
+        "7S 6S 5S 4S TH 9H 8H TD 9D 8D TC 9C 2D",
+        "3S 2S 7H 6H 5H 4H 7D 6D 3D 5C 4C 3C 2C",
+    )
+    view = _position(hands, bids=None).view(N)
+    bids = {_decide("easy", view, seed) - BID for seed in range(30)}
+    assert bids <= {5, 6, 7}
+    assert len(bids) > 1, "Easy's bids vary a little"
