@@ -246,35 +246,18 @@ class HardBot:
         if len(legal) == 1:
             return Decision(legal[0], f"Play {_the(legal[0])}: the only legal card")
         k = Knowledge.from_view(view)
-        jokers = view.rules.jokers
-        remaining = view.hand | k.unseen
-        for _, card in view.trick:
-            remaining |= 1 << card
-        legal_mask = 0
-        for a in legal:
-            legal_mask |= 1 << a
-        candidates = representatives(legal_mask, view.hand, remaining, jokers)
+        candidates = play_candidates(view, k)
         if len(candidates) == 1:
             card = candidates[0]
             return Decision(card, f"Play {_the(card)}: my legal cards are all equivalent")
         sampler = Sampler(view, k, use_bids=self.use_bids)
         goal = _Goal(view, k)
         tallies = {c: _Tally() for c in candidates}
-        solve_late = (
-            max(view.cards_left) <= self.solver_cards and not any(k.nil_alive)
-        )
+        solve_late = max(view.cards_left) <= self.solver_cards and not any(k.nil_alive)
         done = 0
         while self._keep_going(done, started):
             layout = sampler.layouts(rng, 1)[0]
-            if solve_late:
-                results = self._solved_results(view, layout.hands, candidates)
-            else:
-                base = Game.from_view(view, layout.hands)
-                results = {}
-                for card in candidates:
-                    g = base.copy()
-                    g.apply(card)
-                    results[card] = _finish_with_normal(g)
+            results = play_outcomes(view, layout.hands, candidates, solve_late)
             for card, result in results.items():
                 t = tallies[card]
                 t.total += hand_value(view.rules, goal.side, result, view.totals)
@@ -287,25 +270,6 @@ class HardBot:
         how = "solved double dummy" if solve_late else "played out"
         reason = f"Play {_the(best)}: {goal.words(t.hits, t.layouts)} ({how})"
         return Decision(best, reason)
-
-    def _solved_results(
-        self, view: View, hands: tuple[int, int, int, int], candidates: list[int],
-    ) -> dict[int, HandScore]:
-        """Each candidate's hand result under perfect play in one layout (no live nil)."""
-        side = view.seat & 1
-        leader = view.leader if view.leader is not None else view.seat
-        trick = [card for _, card in view.trick]
-        values = card_values(hands, leader, trick, view.broken, view.rules, side)
-        left = 13 - len(view.tricks)
-        bids = tuple(0 if b is None else b for b in view.bids)
-        out = {}
-        for card in candidates:
-            ours = values[card]
-            taken = list(view.taken)
-            taken[_trick_taker(bids, side)] += ours
-            taken[_trick_taker(bids, 1 - side)] += left - ours
-            out[card] = score_hand(view.rules, bids, view.blind, tuple(taken), view.bags)
-        return out
 
     # -- bidding ------------------------------------------------------------------------------
 
@@ -339,11 +303,7 @@ class HardBot:
         done = 0
         while self._keep_going(done, started):
             layout = sampler.layouts(rng, 1)[0]
-            base = Game.from_view(view, layout.hands)
-            for b in candidates:
-                g = base.copy()
-                g.apply(BID + b)
-                result = _finish_with_normal(g)
+            for b, result in bid_outcomes(view, layout.hands, candidates).items():
                 t = tallies[b]
                 t.total += hand_value(view.rules, side, result, view.totals)
                 t.layouts += 1
@@ -371,3 +331,74 @@ def _trick_taker(bids: tuple[int, ...], side: int) -> int:
     """The seat of ``side`` credited with the side's solved tricks: a contract bidder."""
     first, second = side, side + 2
     return second if bids[first] == 0 and bids[second] != 0 else first
+
+
+# -- outcomes of candidate actions in one layout (shared with the cheater) ------------------
+
+
+def play_candidates(view: View, k: Knowledge | None = None) -> list[int]:
+    """The distinct legal cards of a play decision: one per run of equivalent cards, judged by
+    the cards this seat cannot tell apart (its own hand, the unseen cards, the trick)."""
+    if k is None:
+        k = Knowledge.from_view(view)
+    remaining = view.hand | k.unseen
+    for _, card in view.trick:
+        remaining |= 1 << card
+    legal_mask = 0
+    for a in view.legal:
+        legal_mask |= 1 << a
+    return representatives(legal_mask, view.hand, remaining, view.rules.jokers)
+
+
+def play_outcomes(
+    view: View, hands: tuple[int, int, int, int], candidates: list[int], solve: bool,
+) -> dict[int, HandScore]:
+    """How the hand ends after each candidate card in the layout ``hands``.
+
+    With ``solve`` the rest is perfect play (the double-dummy solver, valid when no nil is
+    alive: the solver counts a side's tricks, not who in the side took them); otherwise every
+    seat plays on with Normal's policy from its own view of the simulated table.
+    """
+    if solve:
+        return _solved_outcomes(view, hands, candidates)
+    base = Game.from_view(view, hands)
+    out = {}
+    for card in candidates:
+        g = base.copy()
+        g.apply(card)
+        out[card] = _finish_with_normal(g)
+    return out
+
+
+def bid_outcomes(
+    view: View, hands: tuple[int, int, int, int], candidates: list[int],
+) -> dict[int, HandScore]:
+    """How the hand ends after each candidate bid (0 = nil) in the layout ``hands``: the
+    other seats bid and everyone plays with Normal's policy."""
+    base = Game.from_view(view, hands)
+    out = {}
+    for b in candidates:
+        g = base.copy()
+        g.apply(BID + b)
+        out[b] = _finish_with_normal(g)
+    return out
+
+
+def _solved_outcomes(
+    view: View, hands: tuple[int, int, int, int], candidates: list[int],
+) -> dict[int, HandScore]:
+    """Each candidate's hand result under perfect play in one layout (no live nil)."""
+    side = view.seat & 1
+    leader = view.leader if view.leader is not None else view.seat
+    trick = [card for _, card in view.trick]
+    values = card_values(hands, leader, trick, view.broken, view.rules, side)
+    left = 13 - len(view.tricks)
+    bids = tuple(0 if b is None else b for b in view.bids)
+    out = {}
+    for card in candidates:
+        ours = values[card]
+        taken = list(view.taken)
+        taken[_trick_taker(bids, side)] += ours
+        taken[_trick_taker(bids, 1 - side)] += left - ours
+        out[card] = score_hand(view.rules, bids, view.blind, tuple(taken), view.bags)
+    return out
