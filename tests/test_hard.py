@@ -188,3 +188,18 @@ def test_joker_deck_layouts_work_for_hard() -> None:
         g.apply(bot.act(view, rng))
     assert g.log[-1].result.tricks and sum(g.log[-1].result.tricks) == 13
     assert JOKER_DECK >> 53 & 1
+
+
+def test_cheater_plays_whole_hands_legally_and_sees_every_card() -> None:
+    from varaq.bots.cheater import CheaterBot
+
+    cheater = CheaterBot(solver_cards=4)
+    g = Game("classic", seed=13, totals=(0, 120))
+    g.deal()
+    while g.phase_name != "deal":
+        full = g.copy()
+        action = cheater.act_full(full)
+        assert action in g.legal_actions()
+        assert full.hands == g.hands  # it reads the game, never changes it
+        g.apply(action)
+    assert sum(g.log[-1].result.tricks) == 13

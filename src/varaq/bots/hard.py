@@ -173,6 +173,7 @@ class HardBot:
     ``samples``: evaluate exactly this many layouts (deterministic for a view and a seed).
     ``solver_cards``: use the double-dummy solver once every hand holds at most this many
     cards (and no nil is still alive).
+    ``budget``: another name for ``time_budget`` (the arena's ``--budget``).
     ``use_bids``: weigh the layouts by the bids (turned off to measure what the evidence buys,
     or in hand-made positions whose bids do not match the cards).
     """
@@ -188,8 +189,11 @@ class HardBot:
         min_samples: int = 4,
         solver_cards: int = 4,
         use_bids: bool = True,
+        budget: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
+        if budget is not None:
+            time_budget = budget  # the arena's ``--budget`` name for the same setting
         if time_budget <= 0:
             raise ValueError("time_budget must be positive")
         if samples is not None and samples < 1:
@@ -273,27 +277,9 @@ class HardBot:
 
     # -- bidding ------------------------------------------------------------------------------
 
-    def _bid_candidates(self, view: View) -> tuple[list[int], int]:
-        legal = {a - BID for a in view.legal if BID <= a <= BID + 13}
-        guess, _ = bid_for(view)
-        if guess not in legal:
-            guess = choose_bid(view).action - BID
-        values = [b for b in range(guess - BID_SPAN, guess + BID_SPAN + 1) if b > 0 and b in legal]
-        jokers = view.rules.jokers
-        if (
-            0 in legal
-            and 0 not in values
-            and not view.hand >> top_trump(jokers) & 1
-            and nil_danger(view.hand, jokers) < NIL_CONSIDERED
-        ):
-            values.append(0)
-        if not values:
-            values = [guess]
-        return values, guess
-
     def _decide_bid(self, view: View, rng: random.Random) -> Decision:
         started = self._clock()
-        candidates, guess = self._bid_candidates(view)
+        candidates, guess = bid_candidates(view)
         if len(candidates) == 1:
             n = candidates[0]
             return Decision(BID + n, f"{_bid_words(n)}: the only sensible bid")
@@ -348,6 +334,30 @@ def play_candidates(view: View, k: Knowledge | None = None) -> list[int]:
     for a in view.legal:
         legal_mask |= 1 << a
     return representatives(legal_mask, view.hand, remaining, view.rules.jokers)
+
+
+def bid_candidates(view: View, span: int = BID_SPAN) -> tuple[list[int], int]:
+    """The bids worth simulating (0 = nil) and Normal's own bid among them.
+
+    Bids within ``span`` of Normal's estimate, plus nil when the hand holds no top trump and
+    Normal's nil danger is moderate.
+    """
+    legal = {a - BID for a in view.legal if BID <= a <= BID + 13}
+    guess, _ = bid_for(view)
+    if guess not in legal:
+        guess = choose_bid(view).action - BID
+    values = [b for b in range(guess - span, guess + span + 1) if b > 0 and b in legal]
+    jokers = view.rules.jokers
+    if (
+        0 in legal
+        and 0 not in values
+        and not view.hand >> top_trump(jokers) & 1
+        and nil_danger(view.hand, jokers) < NIL_CONSIDERED
+    ):
+        values.append(0)
+    if guess not in values:
+        values.append(guess)
+    return values, guess
 
 
 def play_outcomes(
