@@ -276,7 +276,7 @@ class _Table:
             to_set = self.left - self.opp_need + 1
             bag_room = self.bag_limit - self.bags if self.penalty else 99
             if to_set <= self.left and (to_set <= 2 or bag_room > to_set):
-                return True, f"the opponents can still be set ({to_set} more tricks)"
+                return True, f"the opponents still need {self.opp_need} and can be set"
         if self.penalty and self.bags >= self.bag_limit - 3:
             return False, f"we have {self.bags} bags and the contract is safe"
         return False, "the contract is made and overtricks are bags"
