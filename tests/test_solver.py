@@ -8,6 +8,7 @@ agreement on many random endgames checks both the search and the solver's readin
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -164,3 +165,32 @@ def test_card_values_of_all_cards_match_solve() -> None:
         rules, g = _random_endgame(rng, False, 4)
         values = card_values(g.hands, g.leader, g.trick, g.broken, rules)
         assert max(values.values()) == solve_game(g).tricks
+
+
+def test_analysis_prices_the_cards_of_a_recorded_hand(tmp_path: Path) -> None:
+    import json
+
+    from varaq.analysis import analyse_game
+    from varaq.cli import main
+    from varaq.record import to_record
+
+    g = Game("varaq", seed=31)
+    rng = random.Random(4)
+    g.deal()
+    while g.phase_name != "deal":
+        actions = g.legal_actions()
+        g.apply(actions[len(actions) // 2] if g.phase_name == "bid" else rng.choice(actions))
+    results = analyse_game(g, cards=4)
+    assert len(results) == 1
+    hand = results[0]
+    assert hand.solved + hand.skipped_nil == 16
+    # Random play is bound to throw tricks away; each cost names a better legal card.
+    assert hand.costly
+    for c in hand.costly:
+        assert c.cost >= 1 and c.played != c.best and c.trick >= 10
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(to_record(g)))
+    assert main(["analyse", str(path), "--cards", "3"]) == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["analyse", str(bad)]) == 2

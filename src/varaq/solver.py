@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SolveResult", "SolverLimit", "Solver", "solve", "card_values", "solve_game",
-    "game_card_values", "position_of", "representatives",
+    "game_card_values", "position_of", "representatives", "trick_winner",
 ]
 
 
@@ -397,6 +397,13 @@ def representatives(legal: int, hand: int, remaining: int, jokers: bool) -> list
 # -- functions on positions -----------------------------------------------------------------
 
 
+def trick_winner(trick: Sequence[int], leader: int, jokers: bool) -> int:
+    """The seat that wins a full trick led by ``leader`` (the engine's rule, on ints)."""
+    row = _ROWS[jokers][SUIT_OF[trick[0]]]
+    best = max(range(4), key=lambda i: row[trick[i]])
+    return (leader + best) & 3
+
+
 def _jokers(rules: Rules | bool | None) -> bool:
     if isinstance(rules, Rules):
         return rules.jokers
@@ -436,15 +443,19 @@ def card_values(
     side: int | None = None,
     *,
     first_trick_two_clubs: bool = False,
+    solver: Solver | None = None,
 ) -> dict[int, int]:
     """Tricks ``side`` takes from here after each legal card of the player to move.
 
-    Every legal card is listed, equivalent cards with the value of their run.
+    Every legal card is listed, equivalent cards with the value of their run.  Passing a
+    ``solver`` for ``side`` (built for the same deck) reuses its table across the positions of
+    one hand.
     """
     turn = (leader + len(trick)) & 3
     side = turn & 1 if side is None else side
     jokers = _jokers(rules)
-    solver = Solver(side, jokers=jokers)
+    if solver is None or solver.side != side or solver.jokers != jokers:
+        solver = Solver(side, jokers=jokers)
     reps = solver.move_values(hands, leader, trick, broken, first_trick_two_clubs)
     out: dict[int, int] = {}
     hand = hands[turn]

@@ -1,0 +1,198 @@
+"""``varaq analyse RECORD``: which cards of a played hand cost tricks against perfect play.
+
+For every finished hand of a record that has its cards, the hand is replayed card by card and,
+once every hand holds at most ``--cards`` cards, the position before each card is solved double
+dummy (:mod:`varaq.solver`): the card played is compared with the best card for the player's
+side, and the difference in tricks is that card's cost.  It is a post-mortem with all cards
+face up — a cost means "with the cards as they lay, this card gave away a trick", not that the
+player could have known.
+
+Kept modest on purpose:
+
+- the solver is Python; full 13-card positions take too long, so only the last ``--cards``
+  tricks (6 by default) are solved;
+- the solver counts a side's tricks, which is not what a nil bidder or its partner plays for;
+  positions where a nil is still alive are skipped and said to be.
+
+Exit status 2 with one line on standard error for a record that cannot be read, like
+``varaq replay``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .cards import TWO_CLUBS, card_text
+from .engine import Game, HandLog
+from .record import RecordError, load_record, parse_record
+from .rules import Rules
+from .seats import SEAT_LETTERS
+from .solver import Solver, card_values, trick_winner
+
+__all__ = ["add_arguments", "run", "CardCost", "HandAnalysis", "analyse_hand", "analyse_game"]
+
+BAD_RECORD = 2
+#: Solve from the point where every hand holds at most this many cards.
+DEFAULT_CARDS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class CardCost:
+    """One card that lost tricks against double-dummy best play."""
+
+    trick: int
+    seat: str
+    played: str
+    best: str
+    #: Tricks the player's side lost by this card, with perfect play afterwards.
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnalysis:
+    hand: int
+    #: Positions solved (one per card played from the point the solving starts).
+    solved: int
+    #: Positions skipped because a nil was still alive.
+    skipped_nil: int
+    costly: tuple[CardCost, ...]
+
+
+def _holdings_at_play(log: HandLog) -> list[int]:
+    """The four hands at the first lead: the deal after any blind nil exchange."""
+    assert log.dealt is not None
+    hands = list(log.dealt)
+    for seat in range(4):
+        gave = log.exchanged[seat]
+        if gave:
+            hands[seat] &= ~gave
+            hands[seat ^ 2] |= gave
+    return hands
+
+
+def analyse_hand(
+    rules: Rules, log: HandLog, number: int, cards: int = DEFAULT_CARDS,
+) -> HandAnalysis:
+    """Solve the positions of one finished hand with cards (see the module docstring)."""
+    if log.dealt is None or len(log.plays) != 52:
+        raise ValueError(f"hand {number} has no cards to analyse")
+    hands = _holdings_at_play(log)
+    leader = (log.dealer + 1) & 3
+    if rules.two_clubs_leads:
+        leader = next(s for s in range(4) if hands[s] >> TWO_CLUBS & 1)
+    solvers = (Solver(0, jokers=rules.jokers), Solver(1, jokers=rules.jokers))
+    trick: list[int] = []
+    broken = False
+    taken = [0, 0, 0, 0]
+    nil = [log.bids[s] == 0 for s in range(4)]
+    solved = skipped = 0
+    costly: list[CardCost] = []
+    for i, card in enumerate(log.plays):
+        seat = (leader + len(trick)) & 3
+        if max(h.bit_count() for h in hands) <= cards:
+            if any(nil[s] and taken[s] == 0 for s in range(4)):
+                skipped += 1
+            else:
+                side = seat & 1
+                values = card_values(hands, leader, trick, broken, rules, side,
+                                     solver=solvers[side])
+                solved += 1
+                best_value = max(values.values())
+                if values[card] < best_value:
+                    best = min(c for c, v in values.items() if v == best_value)
+                    costly.append(CardCost(
+                        trick=i // 4 + 1, seat=SEAT_LETTERS[seat], played=card_text(card),
+                        best=card_text(best), cost=best_value - values[card],
+                    ))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+        broken = broken or card >= 39
+        if len(trick) == 4:
+            winner = trick_winner(trick, leader, rules.jokers)
+            taken[winner] += 1
+            leader = winner
+            trick = []
+    return HandAnalysis(number, solved, skipped, tuple(costly))
+
+
+def analyse_game(game: Game, cards: int = DEFAULT_CARDS) -> list[HandAnalysis]:
+    """Analyse every finished hand of a replayed record that has its cards."""
+    out = []
+    for number, log in enumerate(game.log, 1):
+        if log.dealt is not None and len(log.plays) == 52:
+            out.append(analyse_hand(game.rules, log, number, cards))
+    return out
+
+
+# -- the command -------------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="RECORD", help="a varaq-record/1 JSON file, or - for stdin")
+    parser.add_argument(
+        "--cards", type=int, default=DEFAULT_CARDS, metavar="N",
+        help=f"solve once every hand holds at most N cards (1-13, default {DEFAULT_CARDS}; "
+             "more is slower)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the analysis as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 1 <= args.cards <= 13:
+        return _refuse(f"--cards must be between 1 and 13, not {args.cards}")
+    try:
+        text = sys.stdin.buffer.read() if args.file == "-" else _read(args.file)
+        game = load_record(parse_record(text))
+    except RecordError as e:
+        return _refuse(str(e))
+    results = analyse_game(game, args.cards)
+    if args.json:
+        print(json.dumps({"hands": [_hand_json(h) for h in results]}, indent=2))
+        return 0
+    if not results:
+        print("no finished hand with cards to analyse")
+        return 0
+    for h in results:
+        print(_hand_text(h, args.cards))
+    return 0
+
+
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise RecordError(f"{path}: cannot read: {e.strerror or e}") from None
+
+
+def _refuse(message: str) -> int:
+    print(" ".join(message.split()), file=sys.stderr)
+    return BAD_RECORD
+
+
+def _hand_json(h: HandAnalysis) -> dict[str, Any]:
+    return {
+        "hand": h.hand,
+        "solved": h.solved,
+        "skipped_nil": h.skipped_nil,
+        "costly": [asdict(c) for c in h.costly],
+    }
+
+
+def _hand_text(h: HandAnalysis, cards: int) -> str:
+    lines = [f"Hand {h.hand}: {h.solved} positions solved (last {cards} tricks)"]
+    if h.skipped_nil:
+        lines[0] += f", {h.skipped_nil} skipped while a nil was alive"
+    if not h.costly:
+        lines.append("  every card solved was a best card")
+    for c in h.costly:
+        tricks = "trick" if c.cost == 1 else "tricks"
+        lines.append(
+            f"  trick {c.trick}: {c.seat} played {c.played}, losing {c.cost} {tricks}"
+            f" (best: {c.best})"
+        )
+    return "\n".join(lines)
