@@ -1,0 +1,82 @@
+"""Fixtures for the browser tests: a real ``varaq serve`` process and Debian's Chromium.
+
+The server runs as a subprocess on a free port with its own SQLite file and ``VARAQ_PACE=0``
+(the computer players answer at once), exactly as a player would start it, so the tests also
+cover the command line, the static files and a restart from the database.  The browser is the
+system's ``/usr/bin/chromium`` driven by Playwright; no browser is ever downloaded.
+
+Every page records its console: a test fails if the page logged an error, unless the test
+declares the messages it expects (a server restart makes the browser log refused connections).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - the test extra installs it
+    pytest.skip("playwright is not installed", allow_module_level=True)
+
+from harness import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, Console, Server
+
+if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
+    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium", allow_module_level=True)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    root = tmp_path_factory.mktemp("varaq-serve")
+    srv = Server(root / "games.sqlite3", root / "serve.log")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def console() -> Console:
+    return Console()
+
+
+def _open_context(browser: Browser, console: Console, **options: Any) -> BrowserContext:
+    context = browser.new_context(**options)
+    context.set_default_timeout(30_000)
+
+    def watch(page: Page) -> None:
+        page.on("console", lambda m: m.type == "error" and console.errors.append(m.text))
+        page.on("pageerror", lambda e: console.errors.append(f"uncaught: {e}"))
+
+    context.on("page", watch)
+    return context
+
+
+@pytest.fixture
+def page(browser: Browser, console: Console) -> Iterator[Page]:
+    """A desktop-sized page; the test fails if it logged an unexpected console error."""
+    context = _open_context(browser, console, viewport=DESKTOP)
+    yield context.new_page()
+    context.close()
+    assert not console.unexpected(), f"console errors: {console.unexpected()}"
+
+
+@pytest.fixture
+def phone_page(browser: Browser, console: Console) -> Iterator[Page]:
+    """A phone in portrait, with touch, in the dark theme."""
+    context = _open_context(
+        browser, console, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+        color_scheme="dark",
+    )
+    yield context.new_page()
+    context.close()
+    assert not console.unexpected(), f"console errors: {console.unexpected()}"

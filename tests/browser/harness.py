@@ -1,0 +1,115 @@
+"""The browser tests' harness: ``varaq serve`` as a subprocess, console watching, screenshots.
+
+The server is started exactly as a player starts it (the command line, the static files, a
+SQLite file), with ``VARAQ_PACE=0`` so the computer players answer at once.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``varaq serve`` in a subprocess; :meth:`restart` keeps the port and the database."""
+
+    def __init__(self, db_path: Path, log_path: Path) -> None:
+        self.port = _free_port()
+        self.db_url = f"sqlite:///{db_path}"
+        self.log_path = log_path
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "VARAQ_PACE": "0"}
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "varaq.cli", "serve", "--port", str(self.port),
+             "--db", self.db_url],
+            env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        log.close()
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"varaq serve exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).json() == {"ok": True}:
+                    return
+            except (httpx.HTTPError, ValueError):
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"varaq serve did not answer /healthz: {self.log_path.read_text()}")
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=5)
+        self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def new_game(self, **body: Any) -> str:
+        """Create a game through the API (for setups the dialog does not offer)."""
+        answer = httpx.post(f"{self.base}/api/games", json=body, timeout=20)
+        assert answer.status_code == 201, answer.text
+        game_id: str = answer.json()["id"]
+        return game_id
+
+    def state(self, game_id: str) -> dict[str, Any]:
+        answer = httpx.get(f"{self.base}/api/games/{game_id}", timeout=20)
+        assert answer.status_code == 200, answer.text
+        state: dict[str, Any] = answer.json()
+        return state
+
+
+class Console:
+    """What a page logged; ``allow`` lists patterns a test expects (e.g. refused sockets)."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.allowed: list[re.Pattern[str]] = []
+
+    def allow(self, pattern: str) -> None:
+        self.allowed.append(re.compile(pattern))
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(p.search(e) for p in self.allowed)]
+
+
+def shot(page: Page, name: str) -> None:
+    """Save a screenshot of the table as a test artifact."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

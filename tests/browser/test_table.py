@@ -1,0 +1,296 @@
+"""The browser table, driven through Debian's Chromium against a real ``varaq serve``.
+
+Each test plays as a person would — mouse, keyboard or touch — and saves screenshots of the
+table at each phase to ``artifacts/screenshots/``.  Every page must finish without a console
+error (see ``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import httpx
+import pytest
+from harness import Console, Server, shot
+from playwright.sync_api import Page, expect
+from table_driver import (
+    cards_in_hand,
+    click_card,
+    open_game,
+    play_with_mouse,
+    playable_cards,
+    start_from_home,
+    summary_open,
+    tap_card,
+    visible_point,
+    wait_for_bid,
+    wait_until_ready,
+)
+
+pytestmark = pytest.mark.browser
+
+CARD_NAME = re.compile(
+    r"^(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of "
+    r"(clubs|diamonds|hearts|spades)$|^(Big|Little) joker$"
+)
+
+
+def bid(page: Page, label: str) -> None:
+    wait_for_bid(page)
+    page.get_by_role("button", name=label, exact=True).click()
+    expect(page.locator("#seat-S .seat-bid")).not_to_have_text("—")
+
+
+def test_mouse_plays_a_whole_hand_to_the_summary(page: Page, server: Server) -> None:
+    start_from_home(page, server.base, level="Easy")
+    wait_for_bid(page)
+    shot(page, "desktop-1-bid")
+    # Only the bids the server lists are enabled; "Nil" and "Bid 1".."Bid 13" are named.
+    expect(page.get_by_role("button", name="Nil")).to_be_visible()
+    expect(page.get_by_role("button", name="Bid 13")).to_be_visible()
+    bid(page, "Bid 3")
+
+    # The first card goes by drag and drop onto the middle of the table.
+    wait_until_ready(page)
+    card = playable_cards(page).first
+    name = card.get_attribute("aria-label")
+    assert name and CARD_NAME.match(name), name
+    x, y = visible_point(card)
+    middle = page.locator("#trick").bounding_box()
+    assert middle
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(middle["x"] + middle["width"] / 2, middle["y"] + middle["height"] / 2, steps=8)
+    page.mouse.up()
+    expect(page.locator("#hand").get_by_role("button", name=name, exact=True)).to_have_count(0)
+    expect(page.locator("#announcer")).to_contain_text(f"You play the {name.lower()}")
+
+    # Every card is a named button; the ones South may not play are disabled.
+    wait_until_ready(page)
+    names = cards_in_hand(page)
+    assert names and all(CARD_NAME.match(n) for n in names)
+    assert playable_cards(page).count() + page.locator("#hand button[disabled]").count() == len(
+        names
+    )
+    shot(page, "desktop-2-play")
+
+    play_with_mouse(page, max_cards=3)
+    expect(page.get_by_role("button", name="Last trick")).to_be_enabled()
+    page.get_by_role("button", name="Last trick").click()
+    expect(page.locator("#last-trick-body figure")).to_have_count(4)
+    shot(page, "desktop-3-last-trick")
+    page.locator("#last-trick-close").click()
+
+    play_with_mouse(page)
+    assert summary_open(page)
+    summary = page.locator("#summary-dialog")
+    expect(summary).to_contain_text("Contract")
+    expect(summary).to_contain_text("Points")
+    expect(page.locator("#history-table tr")).to_have_count(2)  # header + hand 1
+    expect(page.locator("#announcer")).to_contain_text("Hand over")
+    shot(page, "desktop-4-summary")
+
+    page.get_by_role("button", name="Next hand").click()
+    expect(page.locator("#summary-dialog")).not_to_be_visible()
+    expect(page.locator("#hand-no")).to_have_text("Hand 2")
+
+
+def test_keyboard_plays_a_whole_hand_to_the_summary(page: Page, server: Server) -> None:
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    wait_for_bid(page)
+    page.keyboard.press("2")  # typing a number bids it
+    expect(page.locator("#seat-S .seat-bid")).to_have_text("Bid 2")
+    played = 0
+    while True:
+        wait_until_ready(page)
+        if summary_open(page):
+            break
+        page.keyboard.press("ArrowRight")
+        focused = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+        assert focused and CARD_NAME.match(focused)
+        page.keyboard.press("Enter")
+        expect(page.locator("#hand").get_by_role("button", name=focused, exact=True)).to_have_count(
+            0
+        )
+        played += 1
+    assert played == 13
+    # The summary takes the focus, so Enter deals the next hand.
+    page.keyboard.press("Enter")
+    expect(page.locator("#hand-no")).to_have_text("Hand 2")
+    wait_until_ready(page)
+
+
+def test_blind_nil_hand_with_the_exchange(page: Page, server: Server) -> None:
+    # East-West lead 150 to 0, so South may bid blind nil; North deals, so South decides first.
+    game_id = server.new_game(
+        level="easy", rules="classic", start={"total": {"NS": 0, "EW": 150}}, dealer="N",
+    )
+    open_game(page, server.base, game_id)
+    blind = page.get_by_role("button", name="Blind nil")
+    expect(blind).to_be_enabled()
+    expect(page.get_by_role("button", name="Look at cards")).to_be_enabled()
+    # The cards stay face down until South decides: no card is a button yet.
+    expect(page.locator("#hand button")).to_have_count(0)
+    expect(page.locator("#hand .card.back")).to_have_count(13)
+    shot(page, "desktop-5-blind-nil-choice")
+    blind.click()
+    expect(page.locator("#seat-S .seat-bid")).to_have_text("Blind nil")
+
+    # North passes two cards, then South picks two to pass back.
+    expect(page.locator("#exchange-panel")).to_be_visible(timeout=45_000)
+    wait_until_ready(page)
+    expect(page.locator("#hand button.received")).to_have_count(2)
+    cards = playable_cards(page)
+    click_card(cards.nth(0))
+    click_card(cards.nth(1))
+    send = page.get_by_role("button", name="Pass 2 cards")
+    expect(send).to_be_enabled()
+    shot(page, "desktop-6-exchange")
+    send.click()
+    expect(page.locator("#exchange-panel")).not_to_be_visible()
+
+    play_with_mouse(page)
+    assert summary_open(page)
+    expect(page.locator("#summary-dialog")).to_contain_text("blind nil")
+    shot(page, "desktop-7-blind-nil-summary")
+
+
+def test_reload_resumes_the_game(page: Page, server: Server) -> None:
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    bid(page, "Bid 4")
+    play_with_mouse(page, max_cards=2)
+    wait_until_ready(page)
+    before = cards_in_hand(page)
+    taken_before = page.locator("#felt .seat-taken").all_inner_texts()
+
+    page.reload()
+    wait_until_ready(page)
+    assert cards_in_hand(page) == before
+    assert page.locator("#felt .seat-taken").all_inner_texts() == taken_before
+    expect(page.locator("#seat-S .seat-bid")).to_have_text("Bid 4")
+    # The home page offers the game back too.
+    page.goto(f"{server.base}/")
+    expect(page.get_by_role("link", name="Resume game")).to_have_attribute(
+        "href", f"/play/{game_id}"
+    )
+    open_game(page, server.base, game_id)
+    assert play_with_mouse(page, max_cards=1) == 1
+
+
+def test_server_restart_resumes_the_game(
+    page: Page, server: Server, console: Console
+) -> None:
+    # While the server is down the browser itself logs the refused connections.
+    console.allow(r"WebSocket connection to .* failed")
+    console.allow(r"ERR_CONNECTION_REFUSED")
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    bid(page, "Bid 3")
+    play_with_mouse(page, max_cards=1)
+    wait_until_ready(page)
+    before = cards_in_hand(page)
+    version = server.state(game_id)["version"]
+
+    server.restart()
+    assert server.state(game_id)["version"] == version
+    # The page reconnects by itself and carries on from the same position.
+    expect(page.locator("#connection")).to_be_hidden(timeout=30_000)
+    wait_until_ready(page)
+    assert cards_in_hand(page) == before
+    assert play_with_mouse(page, max_cards=1) == 1
+    wait_until_ready(page)
+    assert server.state(game_id)["version"] > version
+    page.reload()
+    wait_until_ready(page)
+    assert len(cards_in_hand(page)) == len(before) - 1
+
+
+def test_illegal_request_is_refused_and_changes_nothing(page: Page, server: Server) -> None:
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    bid(page, "Bid 3")
+    wait_until_ready(page)
+    state = server.state(game_id)
+    hand = state["view"]["hand"]
+    view_cards = cards_in_hand(page)
+    disabled = page.locator("#hand button[disabled]")
+    if disabled.count():
+        # A card South holds but may not play now (a renege, or a spade before spades break).
+        illegal = disabled.first.get_attribute("data-card")
+    else:
+        # Everything is playable: try a card South does not hold.
+        illegal = next(c for c in ("AS", "KS", "AH", "AD", "AC", "2C") if c not in hand)
+    url = f"{server.base}/api/games/{game_id}"
+    answer = page.request.post(
+        f"{url}/actions", data={"action": illegal, "version": state["version"]}
+    )
+    assert answer.status in (400, 409)
+    reason = answer.json()["error"]
+    assert reason and "\n" not in reason and illegal in reason, reason
+    assert server.state(game_id)["version"] == state["version"]
+    assert cards_in_hand(page) == view_cards
+
+    # A stale version, a forged id and a malformed body are refused the same way.
+    stale = page.request.post(f"{url}/actions", data={"action": hand[0], "version": 0})
+    assert stale.status == 409 and "\n" not in stale.json()["error"]
+    forged = page.request.get(f"{server.base}/api/games/not-a-real-game-id")
+    assert forged.status == 404 and forged.json()["error"]
+    malformed = httpx.post(f"{url}/actions", content=b"{nope", timeout=10)
+    assert malformed.status_code == 400 and malformed.json()["error"]
+    assert server.state(game_id)["version"] == state["version"]
+    shot(page, "desktop-8-after-refusals")
+
+
+def test_phone_tap_lifts_then_plays(phone_page: Page, server: Server) -> None:
+    page = phone_page
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    wait_for_bid(page)
+    shot(page, "phone-1-bid")
+    page.get_by_role("button", name="Bid 3", exact=True).tap()
+    wait_until_ready(page)
+    card = playable_cards(page).first
+    name = str(card.get_attribute("aria-label"))
+    tap_card(card)
+    expect(card).to_have_class(re.compile(r"\blifted\b"))
+    expect(page.locator("#hand").get_by_role("button", name=name, exact=True)).to_have_count(1)
+    shot(page, "phone-2-lifted")
+    tap_card(card)
+    expect(page.locator("#hand").get_by_role("button", name=name, exact=True)).to_have_count(0)
+    wait_until_ready(page)
+    shot(page, "phone-3-play")
+    # Nothing sticks out sideways on a phone.
+    width = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert width <= 0
+
+
+def test_hint_record_theme_and_concede(page: Page, server: Server) -> None:
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    wait_for_bid(page)
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#status")).to_contain_text("Hint:", timeout=30_000)
+
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download record").click()
+    record = json.loads(download.value.path().read_text())
+    assert record["format"] == "varaq-record/1"
+
+    page.get_by_role("button", name="Switch to dark theme").click()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    shot(page, "desktop-9-dark")
+
+    page.get_by_role("button", name="Concede").click()
+    page.get_by_role("button", name="Keep playing").click()
+    expect(page.locator("#concede-dialog")).not_to_be_visible()
+    page.get_by_role("button", name="Concede").click()
+    page.locator("#concede-confirm").click()
+    over = page.locator("#over-dialog")
+    expect(over).to_be_visible()
+    expect(over).to_contain_text("East and West win")
+    shot(page, "desktop-10-match-over")
+    over.get_by_role("button", name="New game").click()
+    expect(page.locator("#new-game-dialog")).to_be_visible()
