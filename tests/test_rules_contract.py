@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from conftest import layout, play_hand
+from deal_helpers import layout, play_hand
 from varaq import BID, BLIND_NIL, LOOK, Game, IllegalAction, Rules, RulesError
 from varaq.cards import BJ, LJ, TWO_CLUBS, TWO_HEARTS, parse_card
 from varaq.engine import BIDDING, BLIND, EXCHANGE, PLAY
