@@ -442,6 +442,10 @@ class _HandReader:
             else:
                 self.apply(BID + (0 if value == "nil" else int(value)))
         for seat, value in bids.items():
+            why = game.blind_eligible(seat) if value == "blind" and game.bids[seat] < 0 else ""
+            if why:  # a blind nil is refused whatever the order of the bids around it
+                raise self.fail(f"blind nil by {SEAT_LETTERS[seat]} refused: {why}")
+        for seat, value in bids.items():
             if game.bids[seat] < 0:
                 missing = SEAT_LETTERS[game.turn] if game.turn >= 0 else "?"
                 raise self.fail(
