@@ -92,6 +92,16 @@ _JOKER_SPADE_ORDER = tuple(sorted(range(39, 54), key=lambda c: trump_order(True)
 _BIT = tuple(1 << c for c in range(54))
 
 
+def _plain_trump_bits(hand: int) -> int:
+    """A hand's spades as a 13-bit mask in trump order (bit 0 = 2♠)."""
+    return hand >> 39 & 0x1FFF
+
+
+def _joker_trump_bits(hand: int) -> int:
+    """A hand's trumps in the joker game as a 15-bit mask in trump order: 3♠..A♠, 2♠, LJ, BJ."""
+    return (hand >> 40 & 0xFFF) | (hand >> 39 & 1) << 12 | (hand >> 52 & 3) << 13
+
+
 class Solver:
     """One search objective with its own transposition table.
 
@@ -121,6 +131,11 @@ class Solver:
         self.nodes = 0
         self._rows = _ROWS[jokers]
         self._tt: dict[tuple[int, int, int, int, int, bool], tuple[int, int]] = {}
+        #: The lead that last settled a position: tried first when the position comes back.
+        self._killer: dict[tuple[int, int, int, int, int, bool], int] = {}
+        #: The sure-trump bounds below count a side's tricks, so they need a side objective.
+        self._by_side = self.counted == tuple((s & 1) == side for s in range(4))
+        self._trump_bits = _joker_trump_bits if jokers else _plain_trump_bits
         self.hands = [0, 0, 0, 0]
 
     # -- public ---------------------------------------------------------------------------
@@ -272,6 +287,7 @@ class Solver:
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise SolverLimit(f"more than {self.node_limit} nodes")
         key = None
+        first = -1
         if not trick:
             key = (hands[0], hands[1], hands[2], hands[3], turn, broken)
             bounds = self._tt.get(key)
@@ -280,10 +296,21 @@ class Solver:
                     return True
                 if bounds[1] < need:
                     return False
+            if self._by_side:
+                ours, theirs = self._sure_trumps(hands)
+                if ours >= need:
+                    return True
+                if need > left - theirs:
+                    return False
+            first = self._killer.get(key, -1)
         maximising = (turn & 1) == self.side
         result = not maximising
         hand = hands[turn]
-        for card in self._moves(turn, trick, broken):
+        moves = self._moves(turn, trick, broken)
+        if first >= 0 and first in moves and moves[0] != first:
+            moves.remove(first)
+            moves.insert(0, first)
+        for card in moves:
             bit = _BIT[card]
             hands[turn] = hand ^ bit
             now_broken = broken or card >= 39
@@ -298,6 +325,8 @@ class Solver:
             hands[turn] = hand
             if got == maximising:
                 result = got
+                if key is not None:
+                    self._killer[key] = card
                 break
         if key is not None:
             low, high = self._tt.get(key, (0, left))
@@ -307,6 +336,21 @@ class Solver:
                 high = min(high, need - 1)
             self._tt[key] = (low, high)
         return result
+
+    def _sure_trumps(self, hands: list[int]) -> tuple[int, int]:
+        """Tricks each side is sure of from its top trumps: (maximiser's, other side's).
+
+        A spade above every spade the opponents hold wins whatever trick it is played to, or
+        falls on partner's winner; one seat's such spades go to different tricks, so the side
+        is sure of as many tricks as the seat holding more of them.
+        """
+        bits = self._trump_bits
+        t = (bits(hands[0]), bits(hands[1]), bits(hands[2]), bits(hands[3]))
+        top_even = (t[0] | t[2]).bit_length()
+        top_odd = (t[1] | t[3]).bit_length()
+        even = max((t[0] >> top_odd).bit_count(), (t[2] >> top_odd).bit_count())
+        odd = max((t[1] >> top_even).bit_count(), (t[3] >> top_even).bit_count())
+        return (even, odd) if self.side == 0 else (odd, even)
 
     def _moves(self, turn: int, trick: tuple[int, ...], broken: bool) -> list[int]:
         """Legal cards, one per run of equivalent cards, in a promising order."""
