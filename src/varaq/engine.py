@@ -521,7 +521,8 @@ class Game:
         if not isinstance(action, int) or not (0 <= action < 54 or BID <= action <= LOOK):
             return f"unknown action {action!r}"
         if self.turn == _NO_SEAT or (self.phase == PLAY and self.sheet):
-            return f"cannot {action_text(action)}: {self._idle_reason()}"
+            verb = f"play {action_text(action)}" if 0 <= action < 54 else action_text(action)
+            return f"cannot {verb}: {self._idle_reason()}"
         who = SEAT_LETTERS[self.turn]
         text = action_text(action)
         phase = self.phase
