@@ -83,21 +83,24 @@ def estimate_tricks(hand: int, jokers: bool = False) -> float:
             total += value
     spades = _cards_high_first(hand & SPADE_MASK, jokers)
     n = len(spades)
-    low_spades = 0
+    # A spade worth less than half a trick on its rank is a "low" spade: it wins by length or
+    # by cutting instead, and each low spade is counted one way only.
+    low_values: list[float] = []
     for card in spades:
         k = (above[card] & out).bit_count()
-        if k < len(_SPADE_VALUE) and n > k:
-            value = _SPADE_VALUE[k]
+        value = _SPADE_VALUE[k] if k < len(_SPADE_VALUE) and n > k else 0.0
+        if value >= 0.5:
             total += value
-            if value < 0.5:
-                low_spades += 1
         else:
-            low_spades += 1
-    # Low spades: tricks by length, or by cutting short side suits, whichever is more.
-    by_length = 0.8 * min(low_spades, max(0, n - 3))
+            low_values.append(value)
+    low_values.sort()
+    low = len(low_values)
     shortness = sum(_CUTS_BY_LENGTH[min(lengths[s], 3)] for s in (0, 1, 2))
-    by_cutting = 0.75 * min(low_spades, shortness)
-    total += max(by_length, by_cutting)
+    best = sum(low_values)
+    for rate, used in ((0.8, min(low, max(0, n - 3))), (0.75, min(float(low), shortness))):
+        # The lowest spades do the length or cutting work; the others keep their rank value.
+        best = max(best, rate * used + sum(low_values[int(used + 0.5):]))
+    total += best
     return min(total, 13.0)
 
 

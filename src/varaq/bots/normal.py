@@ -311,17 +311,35 @@ def _play_own_nil(t: _Table) -> Decision:
     under = t.legal & ~t.winners()
     if under:
         # Shed the highest card that still loses: it is the one that would hurt later.
-        plain = under & ~SPADE_MASK if t.led != SPADES else under
-        card = highest(plain if plain else under, jokers)
-        if SUIT_OF[card] != t.led:
-            return Decision(card, f"Discard the {_name(card)} to protect my nil")
-        return Decision(card, f"Play the {_name(card)} under the winner to protect my nil")
+        if t.led >= 0 and under & SUIT_MASKS[t.led]:
+            card = highest(under, jokers)
+            return Decision(card, f"Play the {_name(card)} under the winner to protect my nil")
+        plain = under & ~SPADE_MASK
+        if not plain:
+            card = highest(under, jokers)
+            return Decision(card, f"Play the {_name(card)} under the winning spade")
+        card = _most_dangerous(t, plain)
+        return Decision(card, f"Discard the {_name(card)}, my most dangerous card for the nil")
     # Every legal card wins as things stand: hope a later player overtakes.
     if not k.after:
         card = highest(t.legal, jokers)
         return Decision(card, f"Forced to win: take it with the {_name(card)} and shed it")
     card = lowest(t.legal, jokers)
     return Decision(card, f"Play the {_name(card)}, my lowest, hoping someone overtakes")
+
+
+def _most_dangerous(t: _Table, mask: int) -> int:
+    """The card of ``mask`` most likely to win a trick later: fewest higher cards out, then
+    fewest lower cards of its suit in hand to hide behind, then the highest rank."""
+    k = t.k
+    best, best_key = -1, (99, 99, 99)
+    for c in _cards(mask):
+        suit_mask = SUIT_MASKS[SUIT_OF[c]]
+        cover = (k.hand & suit_mask & ~ABOVE[t.jokers][c]).bit_count() - 1
+        key = (k.higher_out(c), cover, -ORDER[t.jokers][c])
+        if key < best_key:
+            best, best_key = c, key
+    return best
 
 
 def _lead_for_nil(t: _Table) -> Decision:
