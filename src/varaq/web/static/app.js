@@ -266,9 +266,7 @@ function statusText(view) {
     case "bid":
       return mine ? "Your bid." : `${turnName} is bidding…`;
     case "exchange":
-      return mine
-        ? `Pick ${exchangeSize(view)} cards to pass to ${nameOf(partnerOf("S"))}.`
-        : `${turnName} is choosing cards to pass…`;
+      return mine ? "The blind nil exchange." : `${turnName} is choosing cards to pass…`;
     case "play":
       if (!mine) return `${turnName} to play…`;
       return view.trick.length ? "Your turn — follow suit if you can." : "Your lead.";
@@ -566,6 +564,7 @@ function showDialogsFor(view) {
       body.replaceChildren();
     }
     historyTable(view, $("#over-history"));
+    $("#over-history").hidden = !view.history.length;
     $("#over-record").href = api.recordUrl(game.id);
     if (!over.open) {
       openDialog(over);
