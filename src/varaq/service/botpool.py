@@ -1,0 +1,102 @@
+"""Computer players, thinking off the event loop.
+
+A Hard player searches for up to a time budget; run on the event loop it would freeze every
+other table for that long.  So decisions run elsewhere: Easy and Normal (a few milliseconds)
+in a thread, Hard in a process pool (pure Python search holds the GIL, threads would not help).
+
+A worker receives only a seat's :class:`~varaq.view.View` (picklable, and all a bot may know)
+and a seed string, and sends back the action and its reason.  Bots are built once per worker
+and reused.
+
+When a level is not installed yet (an older checkout), the next weaker one plays instead:
+hard → normal → easy → random.  ``decide_in_worker`` says which one answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from ..bots import Bot, make_bot
+from ..view import View
+
+__all__ = ["BotPool", "BotAnswer", "decide_in_worker", "FALLBACK"]
+
+log = logging.getLogger("varaq.service")
+
+#: Who plays when a level's module is missing.
+FALLBACK = {"hard": "normal", "normal": "easy", "easy": "random"}
+#: Seconds a Hard player may think per decision at a table: within a human's pace.
+TABLE_BUDGET = 0.6
+#: Seconds for the Hint button's answer.
+HINT_BUDGET = 0.4
+
+_bots: dict[tuple[str, float], tuple[str, Bot]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class BotAnswer:
+    action: int
+    reason: str
+    #: The bot that actually answered (after any fallback).
+    bot: str
+
+
+def _build(level: str, budget: float) -> tuple[str, Bot]:
+    name: str | None = level
+    while name is not None:
+        try:
+            if name == "hard":
+                try:
+                    return name, make_bot(name, budget=budget)
+                except TypeError:
+                    return name, make_bot(name)
+            return name, make_bot(name)
+        except ImportError:
+            name = FALLBACK.get(name)
+    raise ValueError(f"no computer player for level {level!r}")
+
+
+def decide_in_worker(level: str, view: View, seed: str, budget: float) -> BotAnswer:
+    """One decision; runs in a worker thread or process.  Module level so it pickles."""
+    key = (level, budget)
+    if key not in _bots:
+        _bots[key] = _build(level, budget)
+    name, bot = _bots[key]
+    decision = bot.decide(view, random.Random(seed))
+    return BotAnswer(decision.action, decision.reason, name)
+
+
+class BotPool:
+    """Where the tables send their computer players' decisions."""
+
+    def __init__(self, processes: int | None = None) -> None:
+        self.processes = processes or max(1, min(2, os.cpu_count() or 1))
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn: the server has threads (uvicorn, SQLAlchemy) and forking those is unsafe.
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self.processes, mp_context=context)
+        return self._executor
+
+    async def decide(
+        self, level: str, view: View, seed: str, budget: float = TABLE_BUDGET
+    ) -> BotAnswer:
+        if level == "hard":
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(
+                self._pool(), decide_in_worker, level, view, seed, budget
+            )
+        return await asyncio.to_thread(decide_in_worker, level, view, seed, budget)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
