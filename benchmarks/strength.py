@@ -3,7 +3,7 @@
 Prints ONE JSON document on standard output (progress bars go to standard error)::
 
     python benchmarks/strength.py [--deals 500] [--hard-deals 500] [--matches 100]
-                                  [--rules classic] [--seed 1] [--jobs N] [--budget S]
+                                  [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater]
 
 Why: the computer players are the product, and "stronger" only means something as a number with
@@ -39,10 +39,14 @@ LEGS = ("normal-easy", "hard-normal", "hard-matches", "hard-cheater")
 
 def leg(
     a: str, b: str, rules: Rules, seed: int, jobs: int, *, deals: int = 0, matches: int = 0,
-    budget: float | None = None,
+    budget: float | None = None, samples: int | None = None,
 ) -> dict[str, Any]:
     """One arena run, summarised; a bot that cannot be built is reported, not fatal."""
-    options = (("budget", budget),) if budget is not None else ()
+    options: tuple[tuple[str, Any], ...] = ()
+    if budget is not None:
+        options = (("budget", budget),)
+    if samples is not None:
+        options = (("samples", samples),)
     config = ArenaConfig(
         a=a, b=b, rules=rules, seed=seed, deals=deals, matches=matches,
         a_options=options if a == "hard" else (), b_options=options if b == "hard" else (),
@@ -65,6 +69,8 @@ def main() -> int:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--budget", type=float, default=None,
                    help="Hard's seconds per decision (its default if unset)")
+    p.add_argument("--samples", type=int, default=None,
+                   help="Hard evaluates exactly this many layouts per decision instead")
     p.add_argument("--legs", default=",".join(LEGS),
                    help=f"comma-separated subset of {','.join(LEGS)}")
     args = p.parse_args()
@@ -82,22 +88,24 @@ def main() -> int:
         "seed": args.seed,
         "jobs": args.jobs,
         "budget": args.budget,
+        "samples": args.samples,
         "legs": {},
     }
-    common = {"rules": rules, "seed": args.seed, "jobs": args.jobs}
+    common: dict[str, Any] = {"rules": rules, "seed": args.seed, "jobs": args.jobs}
+    hard = {"budget": args.budget, "samples": args.samples}
     if "normal-easy" in legs:
         out["legs"]["normal-easy"] = leg("normal", "easy", deals=args.deals, **common)
     if "hard-normal" in legs:
         out["legs"]["hard-normal"] = leg(
-            "hard", "normal", deals=args.hard_deals, budget=args.budget, **common
+            "hard", "normal", deals=args.hard_deals, **hard, **common
         )
     if "hard-matches" in legs:
         out["legs"]["hard-matches"] = leg(
-            "hard", "normal", matches=args.matches, budget=args.budget, **common
+            "hard", "normal", matches=args.matches, **hard, **common
         )
     if "hard-cheater" in legs:
         out["legs"]["hard-cheater"] = leg(
-            "hard", "cheater", deals=args.hard_deals, budget=args.budget, **common
+            "hard", "cheater", deals=args.hard_deals, **hard, **common
         )
     out["goals"] = goals(out["legs"])
     print(json.dumps(out, indent=2))

@@ -143,6 +143,16 @@ def test_another_seed_gives_other_deals() -> None:
     assert a.differences != b.differences
 
 
+def test_hard_with_fixed_samples_plays_the_same_in_any_process_and_cheater_sees_all() -> None:
+    hard = (("samples", 3),)
+    config = ArenaConfig(a="hard", b="cheater", rules=CLASSIC, seed=8, deals=1, a_options=hard)
+    one = run_arena(config, jobs=1).to_json()
+    two = run_arena(config, jobs=2).to_json()
+    assert _without_times(one) == _without_times(two)
+    assert one["a"]["options"] == {"samples": 3}
+    assert one["b"]["bot"] == "cheater" and one["b"]["decisions"] > 0
+
+
 # -- matches --------------------------------------------------------------------------------
 
 
@@ -299,6 +309,9 @@ def test_cli_rules_as_json(capsys: pytest.CaptureFixture[str]) -> None:
         (["--rules", "{oops"], "--rules is not valid JSON"),
         (["--budget", "1"], "--budget applies to a hard bot"),
         (["--a", "hard", "--budget", "-1"], "--budget must be a positive number"),
+        (["--samples", "8"], "--samples applies to a hard bot"),
+        (["--a", "hard", "--samples", "0"], "--samples must be at least 1, not 0"),
+        (["--a", "hard", "--samples", "8", "--budget", "1"], "not both"),
         (["--plot", "out.pdf"], "--plot needs a .png file name"),
     ],
 )

@@ -513,6 +513,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="worker processes (default: all cores); results do not depend on it")
     parser.add_argument("--budget", metavar="SECONDS",
                         help="thinking time per decision for a hard bot (its default if unset)")
+    parser.add_argument("--samples", metavar="N",
+                        help="a hard bot evaluates exactly N layouts per decision instead of"
+                             " thinking for a time: its play no longer depends on the machine's"
+                             " load, and results are the same for any --jobs")
     parser.add_argument("--max-hands", default=str(DEFAULT_MAX_HANDS), metavar="N",
                         help="stop a match unfinished after this many hands"
                              f" ({DEFAULT_MAX_HANDS})")
@@ -531,6 +535,8 @@ def config_from_args(args: argparse.Namespace) -> tuple[ArenaConfig, int]:
     jobs = _whole(args.jobs, "--jobs", 1) if args.jobs is not None else (os.cpu_count() or 1)
     max_hands = _whole(args.max_hands, "--max-hands", 1)
     rules = _rules(args.rules)
+    if args.budget is not None and args.samples is not None:
+        raise ArenaError("give --budget or --samples, not both")
     options: list[tuple[tuple[str, Any], ...]] = []
     for name in (args.a, args.b):
         known = (*_bot_names(), *ARENA_ONLY)
@@ -539,9 +545,12 @@ def config_from_args(args: argparse.Namespace) -> tuple[ArenaConfig, int]:
         opts: tuple[tuple[str, Any], ...] = ()
         if args.budget is not None and name in BUDGETED:
             opts = (("budget", _seconds(args.budget)),)
+        if args.samples is not None and name in BUDGETED:
+            opts = (("samples", _whole(args.samples, "--samples", 1)),)
         options.append(opts)
-    if args.budget is not None and not any(n in BUDGETED for n in (args.a, args.b)):
-        raise ArenaError("--budget applies to a hard bot, and neither side is hard")
+    for option, given in (("--budget", args.budget), ("--samples", args.samples)):
+        if given is not None and not any(n in BUDGETED for n in (args.a, args.b)):
+            raise ArenaError(f"{option} applies to a hard bot, and neither side is hard")
     if args.plot is not None and not args.plot.lower().endswith(".png"):
         raise ArenaError(f"--plot needs a .png file name, not {args.plot!r}")
     config = ArenaConfig(
