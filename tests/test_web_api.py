@@ -1,0 +1,302 @@
+"""The web table's HTTP API (docs/protocol.md): every route, every refusal, a whole hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from web_helpers import make_app, new_game, play_hand, state, wait_for_south
+
+from varaq.record import load_record
+from varaq.seats import S
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(make_app(tmp_path)) as c:
+        yield c
+
+
+@pytest.fixture
+def frozen(tmp_path: Path) -> Iterator[TestClient]:
+    """Computer players so slow they never move during a test: positions stay put."""
+    with TestClient(make_app(tmp_path, pace=1000.0)) as c:
+        yield c
+
+
+def refused(response: Any, status: int, words: str = "") -> str:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    reason: str = body["error"]
+    assert "\n" not in reason and reason
+    assert words.lower() in reason.lower(), reason
+    return reason
+
+
+# -- simple routes ------------------------------------------------------------------------
+
+
+def test_healthz(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"ok": True}
+
+
+def test_presets_lists_presets_options_and_levels(client: TestClient) -> None:
+    doc = client.get("/api/presets").json()
+    assert set(doc["presets"]) == {"classic", "short", "varaq", "daily"}
+    assert doc["presets"]["short"]["target"] == 300
+    assert doc["presets"]["varaq"]["blind_nil"] is False
+    assert "bag_penalty" in doc["options"]
+    assert doc["levels"] == ["easy", "normal", "hard"]
+
+
+def test_pages_serve_the_client_html(client: TestClient) -> None:
+    for path in ("/", "/play/whatever-id-123"):
+        response = client.get(path)
+        if response.status_code == 503:  # a checkout without the client: a clear message
+            assert "index.html" in response.text
+        else:
+            assert response.status_code == 200
+            assert "<html" in response.text.lower()
+
+
+def test_unknown_path_and_wrong_method_are_json_refusals(client: TestClient) -> None:
+    refused(client.get("/api/nothing-here"), 404, "no such page")
+    refused(client.get("/api/games"), 405, "GET")
+
+
+# -- creating a game ----------------------------------------------------------------------
+
+
+def test_create_game_deals_and_shows_south_only(frozen: TestClient) -> None:
+    doc = new_game(frozen, rules="classic", seed=11)
+    st = doc["state"]
+    assert len(doc["id"]) >= 20 and st["id"] == doc["id"]
+    assert st["version"] == 1 and st["status"] == "playing" and st["level"] == "easy"
+    assert st["names"] == {"N": "Partner", "E": "East", "S": "You", "W": "West"}
+    view = st["view"]
+    assert view["seat"] == "S" and view["rules"] == "classic"
+    assert len(view["hand"]) == 13
+    assert [e["kind"] for e in st["events"]] == ["deal"]
+    assert st["events"][0]["version"] == 1
+
+
+def test_create_game_defaults_to_normal_varaq(client: TestClient) -> None:
+    response = client.post("/api/games")
+    assert response.status_code == 201
+    st = response.json()["state"]
+    assert st["level"] == "normal" and st["view"]["rules"] == "varaq"
+
+
+def test_same_seed_same_deal(frozen: TestClient) -> None:
+    a = new_game(frozen, seed=99, rules="varaq")["state"]["view"]
+    b = new_game(frozen, seed=99, rules="varaq")["state"]["view"]
+    assert a["hand"] == b["hand"] and a["dealer"] == b["dealer"]
+
+
+def test_custom_rules_are_played_and_shown_as_badges(frozen: TestClient) -> None:
+    rules = {"preset": "classic", "target": 300, "two_clubs_leads": True, "min_team_bid": 4}
+    view = new_game(frozen, rules=rules)["state"]["view"]
+    assert view["target"] == 300
+    assert view["rules"] == {"preset": "classic", "target": 300, "two_clubs_leads": True,
+                             "min_team_bid": 4}
+    assert "2♣ leads" in view["badges"] and "Board 4" in view["badges"]
+
+
+def test_start_and_dealer_make_south_choose_blind_nil_first(frozen: TestClient) -> None:
+    st = new_game(frozen, rules="classic", start={"total": {"NS": 0, "EW": 150}}, dealer="N")
+    view = st["state"]["view"]
+    assert view["totals"] == {"NS": 0, "EW": 150}
+    assert view["phase"] == "blind" and view["turn"] == "S"
+    assert view["cards_hidden"] is True and view["hand"] == []
+    assert view["legal"] == ["blind nil", "look"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"level": "grandmaster"}, 400, "unknown level"),
+        ({"rules": "poker"}, 422, "unknown preset"),
+        ({"rules": {"preset": "classic", "jokers": True, "two_clubs_leads": True}}, 422,
+         "cannot be combined"),
+        ({"rules": {"preset": "classic", "colour": "red"}}, 422, "unknown rule"),
+        ({"rules": {"preset": "varaq", "target": "lots"}}, 422, "whole number"),
+        ({"rules": 7}, 422, "preset name or an object"),
+        ({"seed": "abc"}, 400, "seed"),
+        ({"seed": -1}, 400, "seed"),
+        ({"start": {"total": {"NS": "x"}}}, 400, "start.total.NS"),
+        ({"start": {"score": 3}}, 400, "start must be"),
+        ({"start": {"bags": {"EW": -2}}}, 400, "negative"),
+        ({"dealer": "Q"}, 400, "dealer"),
+        ({"players": 3}, 400, "unknown field"),
+    ],
+)
+def test_create_game_refusals(
+    client: TestClient, body: dict[str, Any], status: int, words: str
+) -> None:
+    refused(client.post("/api/games", json=body), status, words)
+
+
+def test_create_game_refuses_malformed_bodies(client: TestClient) -> None:
+    refused(client.post("/api/games", content=b"{nope"), 400, "not valid JSON")
+    refused(client.post("/api/games", json=[1, 2]), 400, "JSON object")
+    refused(client.post("/api/games", content=b"x" * 20000), 400, "too large")
+
+
+# -- reading a game -----------------------------------------------------------------------
+
+
+def test_unknown_or_forged_game_ids_are_404(client: TestClient) -> None:
+    for game_id in ("AAAAAAAAAAAAAAAAAAAAAA", "short", "../../etc", "x" * 100):
+        for path in ("", "/hint", "/record"):
+            refused(client.get(f"/api/games/{game_id}{path}"), 404)
+        refused(client.post(f"/api/games/{game_id}/actions", json={"action": "AS"}), 404)
+        refused(client.post(f"/api/games/{game_id}/next"), 404)
+        refused(client.post(f"/api/games/{game_id}/concede"), 404)
+
+
+def test_since_gives_the_events_after_a_version(client: TestClient) -> None:
+    gid = new_game(client, dealer="E")["id"]  # South bids first
+    client.post(f"/api/games/{gid}/actions", json={"action": "bid 2"})
+    st = wait_for_south(client, gid)
+    events = client.get(f"/api/games/{gid}?since=1").json()["events"]
+    assert [e["version"] for e in events] == list(range(2, st["version"] + 1))
+    assert events[0] == {"version": 2, "kind": "bid", "seat": "S", "action": "bid 2",
+                         "trick": None, "hand": None, "winner": None}
+    assert client.get(f"/api/games/{gid}?since={st['version']}").json()["events"] == []
+    future = client.get(f"/api/games/{gid}?since=9999").json()
+    assert future["resync"] is True
+    refused(client.get(f"/api/games/{gid}?since=abc"), 400, "since")
+
+
+# -- actions and their refusals -----------------------------------------------------------
+
+
+def unchanged(client: TestClient, gid: str, before: dict[str, Any]) -> None:
+    after = state(client, gid)
+    assert after["version"] == before["version"] and after["view"] == before["view"]
+
+
+def test_action_refusals_change_nothing(frozen: TestClient) -> None:
+    gid = new_game(frozen, rules="classic", dealer="E", seed=3)["id"]  # South bids first
+    before = state(frozen, gid)
+    assert before["view"]["turn"] == "S" and before["view"]["phase"] == "bid"
+    url = f"/api/games/{gid}/actions"
+    refused(frozen.post(url, json={"action": "QS", "version": 1}), 400, "must bid now")
+    refused(frozen.post(url, json={"action": "bid 14"}), 400, "out of range")
+    refused(frozen.post(url, json={"action": "teleport"}), 400, "unknown action")
+    refused(frozen.post(url, json={"action": ""}), 400, "action")
+    refused(frozen.post(url, json={"move": "bid 3"}), 400, "action")
+    refused(frozen.post(url, json={"action": 3}), 400, "action")
+    refused(frozen.post(url, content=b"bid 3"), 400, "not valid JSON")
+    refused(frozen.post(url, json={"action": "bid 3", "version": 0}), 409, "stale version")
+    refused(frozen.post(url, json={"action": "bid 3", "version": "1"}), 400, "version")
+    refused(frozen.post(url, json={"action": "blind nil"}), 400, "blind nil by S refused")
+    refused(frozen.post(f"/api/games/{gid}/next", json={}), 409, "not finished")
+    unchanged(frozen, gid, before)
+    ok = frozen.post(url, json={"action": "bid 3", "version": 1})
+    assert ok.status_code == 200
+    st = ok.json()
+    assert st["version"] == 2 and st["view"]["bids"]["S"] == 3
+    assert [e["version"] for e in st["events"]] == [2]
+
+
+def test_bid_out_of_turn_is_409(frozen: TestClient) -> None:
+    gid = new_game(frozen, dealer="S")["id"]  # West bids first, and the bots are frozen
+    before = state(frozen, gid)
+    assert before["view"]["turn"] == "W"
+    refused(frozen.post(f"/api/games/{gid}/actions", json={"action": "bid 4"}), 409,
+            "not S's turn")
+    refused(frozen.get(f"/api/games/{gid}/hint"), 409, "not your turn")
+    unchanged(frozen, gid, before)
+
+
+def test_illegal_card_is_refused_with_the_reason(client: TestClient) -> None:
+    gid = new_game(client, rules="classic", seed=21)["id"]
+    for _ in range(60):
+        st = wait_for_south(client, gid)
+        view = st["view"]
+        if view["phase"] == "play" and view["trick"]:
+            led = view["trick"][0]["card"][-1]
+            wrong = [c for c in view["hand"] if c[-1] != led]
+            if len(wrong) < len(view["hand"]) and wrong:  # South can follow: others are illegal
+                reason = refused(
+                    client.post(f"/api/games/{gid}/actions", json={"action": wrong[0]}), 400)
+                assert reason.startswith(f"S cannot play {wrong[0]}: must follow")
+                refused(client.post(f"/api/games/{gid}/actions", json={"action": "2C"})
+                        if "2C" not in view["hand"] else
+                        client.post(f"/api/games/{gid}/actions", json={"action": "3D"}),
+                        400, "does not hold")
+                unchanged(client, gid, st)
+                return
+        client.post(f"/api/games/{gid}/actions", json={"action": south_first(view)})
+    pytest.fail("South never had to follow suit")
+
+
+def south_first(view: dict[str, Any]) -> str:
+    return "look" if "look" in view["legal"] else ("bid 3" if "bid 3" in view["legal"]
+                                                   else view["legal"][0])
+
+
+# -- whole hands, next, concede, hint, record ---------------------------------------------
+
+
+def test_a_whole_hand_through_the_api(client: TestClient) -> None:
+    gid = new_game(client, rules="classic", seed=5)["id"]
+    st = play_hand(client, gid)
+    view = st["view"]
+    assert view["phase"] == "deal" and view["turn"] is None
+    assert len(view["history"]) == 1 and sum(view["history"][0]["tricks"].values()) == 13
+    assert len(view["tricks"]) == 13 and sum(view["taken"].values()) == 13
+    events = client.get(f"/api/games/{gid}?since=0").json()["events"]
+    assert [e["version"] for e in events] == list(range(1, st["version"] + 1))
+    plays = [e for e in events if e["kind"] == "play"]
+    assert len(plays) == 52 and sum(1 for e in plays if e["trick"]) == 13
+    assert plays[-1]["hand"] == view["history"][0]
+    assert st["version"] == 1 + 4 + 52  # the deal, four bids, 52 cards
+    # The summary waits for South: no deal until "next".
+    assert state(client, gid)["version"] == st["version"]
+    nxt = client.post(f"/api/games/{gid}/next", json={"version": st["version"]})
+    assert nxt.status_code == 200
+    assert nxt.json()["view"]["hand_no"] == 2 and nxt.json()["view"]["phase"] == "bid"
+    refused(client.post(f"/api/games/{gid}/next", json={"version": st["version"]}), 409)
+
+
+def test_concede_ends_the_match_for_east_west(frozen: TestClient) -> None:
+    gid = new_game(frozen)["id"]
+    response = frozen.post(f"/api/games/{gid}/concede")
+    assert response.status_code == 200
+    st = response.json()
+    assert st["status"] == "over" and st["view"]["winner"] == "EW"
+    assert st["view"]["conceded"] == "NS" and st["view"]["phase"] == "over"
+    assert st["events"][-1]["kind"] == "concede" and st["events"][-1]["side"] == "NS"
+    refused(frozen.post(f"/api/games/{gid}/concede"), 409, "over")
+    refused(frozen.post(f"/api/games/{gid}/next"), 409, "match is over")
+    refused(frozen.post(f"/api/games/{gid}/actions", json={"action": "bid 3"}), 409)
+    assert frozen.get(f"/api/games/{gid}/record").json()["conceded"] == "NS"
+
+
+def test_hint_names_a_legal_action_and_a_reason(frozen: TestClient) -> None:
+    gid = new_game(frozen, dealer="E", seed=8)["id"]
+    view = state(frozen, gid)["view"]
+    hint = frozen.get(f"/api/games/{gid}/hint").json()
+    assert hint["action"] in view["legal"]
+    assert isinstance(hint["text"], str) and hint["text"] and "\n" not in hint["text"]
+    assert hint["bot"] in ("hard", "normal", "easy", "random")
+    assert state(frozen, gid)["version"] == 1  # asking for a hint changes nothing
+
+
+def test_record_download_replays_to_the_same_view(client: TestClient) -> None:
+    gid = new_game(client, rules="classic", seed=13)["id"]
+    st = play_hand(client, gid)
+    client.post(f"/api/games/{gid}/next")
+    st = wait_for_south(client, gid)
+    response = client.get(f"/api/games/{gid}/record")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["content-disposition"]
+    doc = response.json()
+    assert doc["format"] == "varaq-record/1" and len(doc["hands"]) == 2
+    assert load_record(doc).view(S).to_json() == st["view"]
