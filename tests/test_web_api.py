@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from web_helpers import make_app, new_game, play_hand, state, wait_for_south
 
 from varaq.record import load_record
 from varaq.seats import S
+from web_helpers import make_app, new_game, play_hand, state, wait_for_south
 
 
 @pytest.fixture
