@@ -146,6 +146,14 @@ def bid_for(view: View) -> tuple[int, str]:
         value += 0.3
         reason = f"Bid {{n}}: about {estimate:.1f} tricks, bidding full value with {bags} bags"
     n = int(value + 0.1)
+    others = [b for s, b in enumerate(view.bids) if s != seat and b is not None]
+    if len(others) == 3:
+        # Last to bid: the table's total shows whether spare tricks (bags) are coming.
+        spare = 13 - sum(others) - n
+        if spare >= 3 and value - n >= 0.5:
+            n += 1
+        elif spare <= -2 and value - n < 0.3 and n > 1:
+            n -= 1
     n = max(1, min(13, n))
     if mate is not None and mate > 0 and mate + n > 13:
         n = max(1, 13 - mate)
@@ -485,7 +493,11 @@ def _follow_to_win(t: _Table, why: str) -> Decision:
         return _follow_low(t, "I cannot win this trick")
     sure = [c for c in _cards(over) if t.holds(c)]
     if k.winning_seat == t.mate:
-        # Partner's card may still be beaten: take over only with a sure winner.
+        # Partner's card may still be beaten: take over only with a sure winner, and never
+        # cut a master of partner's (the only danger to it is a cut, and a spade spent on it
+        # is a trick thrown away when the cut does not come).
+        if k.is_master(k.winning_card) and SUIT_OF[k.winning_card] == t.led:
+            sure = [c for c in sure if SUIT_OF[c] == t.led]
         if sure:
             card = min(sure, key=lambda c: POWER[jokers][t.led][c])
             verb = "Cut" if SUIT_OF[card] == SPADES and t.led != SPADES else "Overtake"
