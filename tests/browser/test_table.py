@@ -304,3 +304,32 @@ def test_hint_record_theme_and_concede(page: Page, server: Server) -> None:
     shot(page, "desktop-10-match-over")
     over.get_by_role("button", name="New game").click()
     expect(page.locator("#new-game-dialog")).to_be_visible()
+
+
+def test_custom_table_shows_badges_and_the_servers_refusal(
+    page: Page, server: Server, console: Console
+) -> None:
+    # Chromium itself logs every 4xx answer to a fetch; the refusal below is one on purpose.
+    console.allow(r"status of 422")
+    page.goto(f"{server.base}/?fast")
+    page.get_by_role("button", name="New game").click()
+    dialog = page.locator("#new-game-dialog")
+    page.get_by_label("Custom table").check()
+    # An impossible combination: the server's own reason is shown, and no game starts.
+    page.get_by_label("No nil").check()
+    page.get_by_label("Blind nil", exact=True).check()
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator("#new-game-error")).to_contain_text("blind nil needs nil")
+    expect(dialog).to_be_visible()
+    shot(page, "desktop-0-new-game-refused")
+
+    page.get_by_label("No nil").uncheck()
+    page.get_by_label("Blind nil", exact=True).uncheck()
+    page.get_by_label("2♣ leads").check()
+    page.get_by_label("Target").fill("300")
+    page.get_by_role("button", name="Deal").click()
+    page.wait_for_url("**/play/*")
+    badges = page.locator("#badges")
+    expect(badges).to_contain_text("2♣ leads")
+    expect(badges).to_contain_text("Target 300")
+    expect(page.locator("#target")).to_have_text("Target 300")
