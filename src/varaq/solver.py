@@ -11,10 +11,13 @@ How it searches, and why each piece is there:
 - **Null-window search** ("can this side take at least ``k`` more tricks?") answers yes or no,
   which prunes far more than a full alpha-beta window; the exact count comes from a few such
   questions (a binary search over ``k``), all sharing one transposition table.
-- **Transposition table** at trick boundaries, keyed on the four remaining hands, the leader and
+- **Transposition table** at trick boundaries, keyed on the four remaining hands (with the
+  played cards squeezed out, so only the order of the remaining cards counts), the leader and
   whether spades are broken.  The value of the rest of the hand does not depend on who won the
   tricks already played, so positions reached by different orders of play meet here.  Each entry
   keeps a lower and an upper bound of the tricks still to come.
+- **Sure trumps**: spades above all the opponents' spades are tricks for their side whatever
+  happens; they bound the answer before any card is tried.
 - **Equivalent cards**: two cards of one suit in one hand with no other *remaining* card of that
   suit between them (in trump order for spades and jokers) win and lose exactly the same tricks,
   so only one of each run is searched.
@@ -92,6 +95,19 @@ _JOKER_SPADE_ORDER = tuple(sorted(range(39, 54), key=lambda c: trump_order(True)
 _BIT = tuple(1 << c for c in range(54))
 
 
+def _squeeze(held: int, remaining: int) -> int:
+    """``held`` (a subset of ``remaining``) re-indexed by position among ``remaining``."""
+    out = 0
+    i = 0
+    while remaining:
+        low = remaining & -remaining
+        if held & low:
+            out |= 1 << i
+        i += 1
+        remaining ^= low
+    return out
+
+
 def _plain_trump_bits(hand: int) -> int:
     """A hand's spades as a 13-bit mask in trump order (bit 0 = 2♠)."""
     return hand >> 39 & 0x1FFF
@@ -136,6 +152,8 @@ class Solver:
         #: The sure-trump bounds below count a side's tricks, so they need a side objective.
         self._by_side = self.counted == tuple((s & 1) == side for s in range(4))
         self._trump_bits = _joker_trump_bits if jokers else _plain_trump_bits
+        #: (suit's remaining cards, hand's cards) -> the hand's cards squeezed (see _relative).
+        self._squeeze: dict[tuple[int, int], int] = {}
         self.hands = [0, 0, 0, 0]
 
     # -- public ---------------------------------------------------------------------------
@@ -289,7 +307,7 @@ class Solver:
         key = None
         first = -1
         if not trick:
-            key = (hands[0], hands[1], hands[2], hands[3], turn, broken)
+            key = (*self._relative(hands), turn, broken)
             bounds = self._tt.get(key)
             if bounds is not None:
                 if bounds[0] >= need:
@@ -336,6 +354,38 @@ class Solver:
                 high = min(high, need - 1)
             self._tt[key] = (low, high)
         return result
+
+    def _relative(self, hands: list[int]) -> tuple[int, int, int, int]:
+        """The hands with every played card squeezed out of its suit: the table's key.
+
+        Only the order of the remaining cards matters to the rest of the play, so positions
+        that differ only in which cards are gone (a 4 played here, a 5 there, with nothing
+        left between them) share one entry — about half the nodes of exact keys.  Each suit
+        adds a field holding how many cards of it remain and which of them the hand holds,
+        counted from the lowest remaining card.
+        """
+        rem = hands[0] | hands[1] | hands[2] | hands[3]
+        memo = self._squeeze
+        out = [0, 0, 0, 0]
+        trump_bits = self._trump_bits
+        for shift in (0, 13, 26, -1):
+            if shift < 0:
+                m = trump_bits(rem)
+                held = [trump_bits(h) for h in hands]
+            else:
+                m = rem >> shift & 0x1FFF
+                held = [h >> shift & 0x1FFF for h in hands]
+            if not m:
+                continue
+            field = m.bit_count() << 15
+            for i in (0, 1, 2, 3):
+                x = held[i]
+                v = memo.get((m, x))
+                if v is None:
+                    v = _squeeze(x, m)
+                    memo[(m, x)] = v
+                out[i] = out[i] << 20 | field | v
+        return (out[0], out[1], out[2], out[3])
 
     def _sure_trumps(self, hands: list[int]) -> tuple[int, int]:
         """Tricks each side is sure of from its top trumps: (maximiser's, other side's).
