@@ -52,10 +52,7 @@ def _build(level: str, budget: float) -> tuple[str, Bot]:
     while name is not None:
         try:
             if name == "hard":
-                try:
-                    return name, make_bot(name, budget=budget)
-                except TypeError:
-                    return name, make_bot(name)
+                return name, make_bot(name, time_budget=budget)
             return name, make_bot(name)
         except ImportError:
             name = FALLBACK.get(name)
