@@ -603,7 +603,13 @@ def _lead(t: _Table, want: bool, why: str) -> Decision:
                 card = lowest(mine, jokers)
                 if RANK_OF[card] < 11:
                     return Decision(card, f"Lead my singleton {_name(card)} to cut it later")
-    # Otherwise lead low from the longest side suit, not away from a guarded king.
+    # Otherwise lead low from the longest side suit, not away from a guarded king, and not
+    # into an opponent who has shown a void and may cut.
+    cut_by = [
+        suit in NON_SPADE_SUITS
+        and any(k.is_void(o, suit) and k.possible[o] & SPADE_MASK for o in opps)
+        for suit in range(4)
+    ]
     best, best_key = -1, (-99, 0)
     for c in _cards(legal):
         suit = SUIT_OF[c]
@@ -612,7 +618,8 @@ def _lead(t: _Table, want: bool, why: str) -> Decision:
         guarded_honour = any(
             k.higher_out(h) == 1 and RANK_OF[h] >= 10 for h in _cards(mine) if h != c
         ) and length <= 3
-        key = (length - (3 if guarded_honour else 0) - (4 if suit == SPADES else 0), -RANK_OF[c])
+        score = length - (3 if guarded_honour else 0) - (4 if suit == SPADES else 0)
+        key = (score - (6 if cut_by[suit] else 0), -RANK_OF[c])
         if key > best_key:
             best, best_key = c, key
     return Decision(best, f"Lead the {_name(best)} from my longest suit: {why}")
