@@ -443,6 +443,13 @@ class ArenaResult:
         ax.fill_between(xs, lows, highs, alpha=0.25, label="95% confidence interval")
         ax.plot(xs, means, linewidth=1.6, label="mean difference")
         ax.axhline(0, color="black", linewidth=0.8)
+        # The first few pairs have a band tens of times wider than the rest; scale the axis to
+        # the band once it has settled a little so the later part stays readable.
+        settled = min(len(xs) - 1, max(2, len(xs) // 20))
+        top = max(0.0, *highs[settled:])
+        bottom = min(0.0, *lows[settled:])
+        margin = 0.1 * (top - bottom) or 1.0
+        ax.set_ylim(bottom - margin, top + margin)
         ax.set_xlabel("duplicate matches" if c.matches else "duplicate deals")
         ax.set_ylabel("points per hand, a - b")
         ax.set_title(
