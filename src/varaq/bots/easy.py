@@ -168,7 +168,7 @@ class EasyBot:
         wants = not made or rng.random() < FORGETS_BAGS
         if winners and wants and not partner_winning:
             card = lowest(winners, jokers)
-            cheap = not following or RANK_OF[card] >= 9 or not k.after or k.holds_up(card)
+            cheap = not following or RANK_OF[card] >= 9 or not k.after
             if cheap:
                 verb = "Cut" if SUIT_OF[card] == SPADES and k.led != SPADES else "Win"
                 return Decision(card, f"{verb} with the {_name(card)}")
@@ -190,10 +190,14 @@ class EasyBot:
         if aces and rng.random() < CASHES_EARLY:
             card = rng.choice(aces)
             return Decision(card, f"Lead the {_name(card)}: aces win tricks")
-        masters = [c for c in _cards(legal) if k.is_master(c)]
-        if masters and rng.random() < 0.5:
-            card = rng.choice(masters)
-            return Decision(card, f"Lead the {_name(card)}: nobody can beat it")
+        # A beginner remembers the aces, not the rest: a king is good once its ace is out.
+        kings = [
+            c for c in _cards(plain)
+            if RANK_OF[c] == 11 and view.played >> (c + 1) & 1
+        ]
+        if kings and rng.random() < 0.5:
+            card = rng.choice(kings)
+            return Decision(card, f"Lead the {_name(card)}: the ace is gone")
         pool = plain or legal
         suits = sorted({SUIT_OF[c] for c in _cards(pool)})
         suit = rng.choice(suits)
