@@ -1,0 +1,184 @@
+"""A restarted server resumes every game exactly: same position, same events, same next deal,
+and the computer players pick up where they stopped.  Once with the app rebuilt on the same
+SQLite file, once with a real ``varaq serve`` process killed and started again."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+
+from varaq.record import load_record
+from varaq.seats import S
+from varaq.service.store import Store
+from web_helpers import (
+    db_url,
+    make_app,
+    new_game,
+    play_hand,
+    south_choice,
+    state,
+    wait_for_south,
+)
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def all_events(client: TestClient, gid: str) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = client.get(f"/api/games/{gid}?since=0").json()["events"]
+    return events
+
+
+def south_steps(client: TestClient, gid: str, steps: int) -> dict[str, Any]:
+    """Make ``steps`` of South's decisions (waiting for the bots in between)."""
+    st = wait_for_south(client, gid)
+    for _ in range(steps):
+        if st["view"]["phase"] in ("deal", "over"):
+            client.post(f"/api/games/{gid}/next", json={"version": st["version"]})
+        else:
+            response = client.post(f"/api/games/{gid}/actions",
+                                   json={"action": south_choice(st["view"])})
+            assert response.status_code == 200, response.text
+        st = wait_for_south(client, gid)
+    return st
+
+
+def finish_two_hands(client: TestClient, gid: str) -> dict[str, Any]:
+    st = play_hand(client, gid)
+    if st["view"]["hand_no"] == 1:
+        client.post(f"/api/games/{gid}/next")
+        st = play_hand(client, gid)
+    client.post(f"/api/games/{gid}/next")
+    return wait_for_south(client, gid)
+
+
+def test_a_game_resumes_exactly_after_the_app_is_rebuilt(tmp_path: Path) -> None:
+    # The same seed, played straight through and with a restart in the middle.
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with TestClient(make_app(tmp_path / "a")) as client:
+        straight = new_game(client, level="normal", rules="classic", seed=31)["id"]
+        end_straight = finish_two_hands(client, straight)
+        events_straight = all_events(client, straight)
+    with TestClient(make_app(tmp_path / "b")) as client:
+        gid = new_game(client, level="normal", rules="classic", seed=31)["id"]
+        before = south_steps(client, gid, 9)  # the bids and a few cards of the first hand
+    with TestClient(make_app(tmp_path / "b")) as client:
+        after = state(client, gid)
+        assert after["version"] == before["version"] and after["view"] == before["view"]
+        end = finish_two_hands(client, gid)
+        assert end["view"] == end_straight["view"]  # the third deal is the same cards too
+        assert all_events(client, gid) == events_straight
+    stored = Store(db_url(tmp_path / "b"))
+    assert load_record(stored.record(gid) or {}).view(S).to_json() == end["view"]
+    row = stored.load(gid)
+    assert row is not None and row.version == end["version"] and row.status == "playing"
+    stored.close()
+
+
+def test_computer_players_resume_after_a_restart(tmp_path: Path) -> None:
+    with TestClient(make_app(tmp_path, pace=1000.0)) as client:
+        gid = new_game(client, dealer="S")["id"]  # West, North, East bid before South
+        assert state(client, gid)["view"]["turn"] == "W"  # frozen: nobody moved
+    with TestClient(make_app(tmp_path)) as client:
+        st = wait_for_south(client, gid)
+        bids = st["view"]["bids"]
+        assert st["view"]["turn"] == "S" and None not in (bids["W"], bids["N"], bids["E"])
+        assert st["version"] == 4
+
+
+# -- a real process ----------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Any]:
+    """Start and kill ``varaq serve`` processes on one database."""
+    url = f"sqlite:///{tmp_path / 'served.db'}"
+    running: list[subprocess.Popen[bytes]] = []
+
+    def start() -> str:
+        port = free_port()
+        env = dict(os.environ, VARAQ_PACE="0")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "varaq.cli", "serve", "--port", str(port), "--db", url],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        )
+        running.append(proc)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, (proc.stdout.read() if proc.stdout else b"").decode()
+            try:
+                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    return base
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise AssertionError("varaq serve did not start")
+
+    def kill() -> None:
+        proc = running[-1]
+        proc.send_signal(signal.SIGKILL)  # no clean shutdown: only what was stored survives
+        proc.wait(timeout=10)
+
+    yield start, kill
+    for proc in running:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def http_wait_for_south(base: str, gid: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 60
+    while True:
+        st: dict[str, Any] = httpx.get(f"{base}/api/games/{gid}").json()
+        if st["view"]["legal"] or st["view"]["phase"] in ("deal", "over"):
+            return st
+        assert time.monotonic() < deadline, st["view"]
+        time.sleep(0.02)
+
+
+def test_a_killed_server_restarts_where_it_was(server: Any) -> None:
+    start, kill = server
+    base = start()
+    response = httpx.post(f"{base}/api/games",
+                          json={"level": "easy", "rules": "classic", "seed": 77})
+    assert response.status_code == 201
+    gid = response.json()["id"]
+    st = http_wait_for_south(base, gid)
+    for _ in range(4):  # South's bid and three cards
+        httpx.post(f"{base}/api/games/{gid}/actions",
+                   json={"action": south_choice(st["view"]), "version": st["version"]})
+        st = http_wait_for_south(base, gid)
+    assert st["view"]["phase"] == "play" and len(st["view"]["hand"]) == 10
+    kill()
+    base = start()
+    again = httpx.get(f"{base}/api/games/{gid}").json()
+    assert again["version"] == st["version"] and again["view"] == st["view"]
+    events = httpx.get(f"{base}/api/games/{gid}?since=0").json()["events"]
+    assert [e["version"] for e in events] == list(range(1, st["version"] + 1))
+    # And the game goes on.
+    for _ in range(10):
+        if st["view"]["phase"] != "play":
+            break
+        response = httpx.post(f"{base}/api/games/{gid}/actions",
+                              json={"action": south_choice(st["view"]), "version": st["version"]})
+        assert response.status_code == 200, response.text
+        st = http_wait_for_south(base, gid)
+    assert st["view"]["phase"] == "deal" and len(st["view"]["history"]) == 1
