@@ -17,7 +17,14 @@ from typing import Any
 import pytest
 
 try:
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Error,
+        Page,
+        sync_playwright,
+    )
 except ImportError:  # pragma: no cover - the test extra installs it
     pytest.skip("playwright is not installed", allow_module_level=True)
 
@@ -53,9 +60,16 @@ def _open_context(browser: Browser, console: Console, **options: Any) -> Browser
     context = browser.new_context(**options)
     context.set_default_timeout(30_000)
 
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            console.errors.append(message.text)
+
+    def on_page_error(error: Error) -> None:
+        console.errors.append(f"uncaught: {error}")
+
     def watch(page: Page) -> None:
-        page.on("console", lambda m: m.type == "error" and console.errors.append(m.text))
-        page.on("pageerror", lambda e: console.errors.append(f"uncaught: {e}"))
+        page.on("console", on_console)
+        page.on("pageerror", on_page_error)
 
     context.on("page", watch)
     return context
