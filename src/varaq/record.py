@@ -131,15 +131,20 @@ def _current_hand(game: Game) -> dict[str, Any]:
 
 
 def _looked_without_bid(game: Game) -> list[int]:
-    """Seats that chose to look during a blind nil round still under way (no bid yet)."""
-    if game.phase != BLIND:
+    """Seats that chose to look at their cards and have not bid, while no ordinary bid shows
+    that the blind nil round is over (the reader infers that much on its own)."""
+    if game.phase not in (BLIND, BIDDING):
+        return []
+    if any(b >= 0 and not game.blind[s] for s, b in enumerate(game.bids)):
         return []
     out = []
-    for seat in _bidding_order(game.dealer):
-        if game.bids[seat] >= 0 or seat in game.blind_queue or game.blind[seat ^ 2]:
+    order = _bidding_order(game.dealer)
+    for seat in order:
+        if game.bids[seat] >= 0 or seat in game.blind_queue or not game.rules.blind_nil:
             continue
-        if not game.rules.blind_nil:
-            continue
+        mate = seat ^ 2
+        if game.blind[mate] and order.index(mate) < order.index(seat):
+            continue  # never asked: the partner took the side's blind nil first
         side = seat & 1
         if game.totals[1 - side] - game.totals[side] >= game.rules.blind_nil_trail:
             out.append(seat)
