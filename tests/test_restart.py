@@ -182,3 +182,18 @@ def test_a_killed_server_restarts_where_it_was(server: Any) -> None:
         assert response.status_code == 200, response.text
         st = http_wait_for_south(base, gid)
     assert st["view"]["phase"] == "deal" and len(st["view"]["history"]) == 1
+
+
+def test_idle_tables_leave_memory_and_come_back_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("varaq.service.tables.MAX_TABLES", 4)
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        games = [new_game(client, dealer="E", seed=i)["state"] for i in range(7)]
+        assert len(app.state.tables) <= 4
+        for st in games:  # South bids first, so nothing moved: each comes back as it was
+            again = state(client, st["id"])
+            assert again["view"] == st["view"] and again["version"] == 1
+        response = client.post(f"/api/games/{games[0]['id']}/actions", json={"action": "bid 2"})
+        assert response.status_code == 200

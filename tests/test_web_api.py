@@ -261,7 +261,8 @@ def test_a_whole_hand_through_the_api(client: TestClient) -> None:
     assert state(client, gid)["version"] == st["version"]
     nxt = client.post(f"/api/games/{gid}/next", json={"version": st["version"]})
     assert nxt.status_code == 200
-    assert nxt.json()["view"]["hand_no"] == 2 and nxt.json()["view"]["phase"] == "bid"
+    assert nxt.json()["view"]["hand_no"] == 2
+    assert nxt.json()["view"]["phase"] in ("blind", "bid")  # blind if a side trails by 100
     refused(client.post(f"/api/games/{gid}/next", json={"version": st["version"]}), 409)
 
 

@@ -47,6 +47,9 @@ log = logging.getLogger("varaq.service")
 NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
 #: Events in a full state (a client that gives no version still sees the last moves).
 RECENT_EVENTS = 8
+#: Tables kept in memory; beyond this, idle ones (nobody listening, no computer player
+#: thinking) are dropped and rebuilt from the store when next asked for.
+MAX_TABLES = 500
 
 
 class Refusal(Exception):
@@ -240,6 +243,11 @@ class Table:
 
     # -- computer players ----------------------------------------------------------------------
 
+    @property
+    def idle(self) -> bool:
+        busy = self._driver is not None and not self._driver.done()
+        return not busy and not self.listeners and not self.lock.locked()
+
     def bots_to_move(self) -> bool:
         g = self.game
         return g.phase not in (DEAL, OVER) and g.turn >= 0 and g.turn != S
@@ -310,7 +318,7 @@ class Tables:
             "over" if game.is_over else "playing",
         )
         table = Table(game_id, level, journal, game, events, self)
-        self._tables[game_id] = table
+        self._keep(table)
         table.wake()
         return table
 
@@ -335,9 +343,21 @@ class Tables:
                 log.error("game %s cannot be rebuilt: %s", game_id, e)
                 raise Refusal(500, f"game {game_id} cannot be rebuilt: {e}") from None
             table = Table(game_id, stored.level, journal, game, events, self)
-            self._tables[game_id] = table
+            self._keep(table)
         table.wake()  # the computer players resume if it is their turn
         return table
+
+    def _keep(self, table: Table) -> None:
+        if len(self._tables) >= MAX_TABLES:
+            for game_id, old in list(self._tables.items()):
+                if old.idle:
+                    del self._tables[game_id]
+                if len(self._tables) < MAX_TABLES // 2:
+                    break
+        self._tables[table.id] = table
+
+    def __len__(self) -> int:
+        return len(self._tables)
 
     def forget(self, game_id: str) -> None:
         self._tables.pop(game_id, None)

@@ -194,23 +194,22 @@ async def game_socket(ws: WebSocket) -> None:
         await ws.close(code=4404)
         return
     queue = table.listen()
-    # Events are forwarded only after the client's hello, from the version the state covered.
-    floor: list[int] = []
-    ready = asyncio.Event()
+    cursor = _Cursor()
 
     async def forward() -> None:
-        await ready.wait()
+        # Events wait in the queue until the client's hello says where it is.
+        await cursor.ready.wait()
         while True:
             message = await queue.get()
-            if message["version"] > floor[-1]:
-                floor.append(message["version"])
+            if message["version"] > cursor.version:
+                cursor.version = message["version"]
                 await ws.send_json(message)
 
     pump = asyncio.create_task(forward())
     try:
         while True:
             text = await ws.receive_text()
-            reply = await _socket_message(table, text, floor, ready)
+            reply = await _socket_message(table, text, cursor)
             if reply is not None:
                 await ws.send_json(reply)
     except WebSocketDisconnect:
@@ -222,9 +221,15 @@ async def game_socket(ws: WebSocket) -> None:
             await pump
 
 
-async def _socket_message(
-    table: Table, text: str, floor: list[int], ready: asyncio.Event
-) -> dict[str, Any] | None:
+class _Cursor:
+    """The last version one socket's client has been sent; unset until its hello."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.ready = asyncio.Event()
+
+
+async def _socket_message(table: Table, text: str, cursor: _Cursor) -> dict[str, Any] | None:
     """One client message: the answer to send back, if any (events go through the pump)."""
     try:
         try:
@@ -237,8 +242,8 @@ async def _socket_message(
         if kind == "hello":
             since = _version(doc) or 0
             state = table.state(since)
-            floor.append(state["version"])
-            ready.set()
+            cursor.version = state["version"]
+            cursor.ready.set()
             return {"type": "state", **state}
         if kind == "action":
             action = doc.get("action")
