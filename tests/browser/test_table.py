@@ -312,6 +312,7 @@ def test_custom_table_shows_badges_and_the_servers_refusal(
     # Chromium itself logs every 4xx answer to a fetch; the refusal below is one on purpose.
     console.allow(r"status of 422")
     page.goto(f"{server.base}/?fast")
+    shot(page, "desktop-0-home")
     page.get_by_role("button", name="New game").click()
     dialog = page.locator("#new-game-dialog")
     page.get_by_label("Custom table").check()

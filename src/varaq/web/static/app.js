@@ -201,6 +201,7 @@ function renderScorebar(view) {
     box.classList.toggle("leading", view.totals[side] > view.totals[side === "NS" ? "EW" : "NS"]);
   }
   $("#target").textContent = `Target ${view.target}`;
+  document.title = `Varaq · Us ${view.totals.NS} – Them ${view.totals.EW}`;
   $("#hand-no").textContent = `Hand ${view.hand_no || 1}`;
   const badges = $("#badges");
   const text = (view.badges || []).join("|");
@@ -999,6 +1000,8 @@ async function startNewGame(event) {
 // ---------------------------------------------------------------- pages
 
 function showHome() {
+  const hero = $("#hero-cards");
+  if (!hero.childElementCount) hero.append(...["AH", "AS", "KD"].map((code) => cardPicture(code)));
   if (game.socket) game.socket.close();
   game.socket = null;
   $("#home").hidden = false;
