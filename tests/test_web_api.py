@@ -301,3 +301,29 @@ def test_record_download_replays_to_the_same_view(client: TestClient) -> None:
     doc = response.json()
     assert doc["format"] == "varaq-record/1" and len(doc["hands"]) == 2
     assert load_record(doc).view(S).to_json() == st["view"]
+
+
+def test_blind_nil_and_the_exchange_through_the_api(client: TestClient) -> None:
+    gid = new_game(client, rules="classic", start={"total": {"NS": 0, "EW": 150}},
+                   dealer="N", seed=12)["id"]
+    st = wait_for_south(client, gid)
+    assert st["view"]["phase"] == "blind" and st["view"]["hand"] == []
+    url = f"/api/games/{gid}/actions"
+    refused(client.post(url, json={"action": "bid 3"}), 400, "must first choose blind nil")
+    assert client.post(url, json={"action": "blind nil"}).status_code == 200
+    st = wait_for_south(client, gid)  # East, West and North bid; North passes two cards
+    view = st["view"]
+    assert view["phase"] == "exchange" and view["bids"]["S"] == "blind"
+    assert len(view["hand"]) == 15 and len(view["received"]) == 2
+    north_passes = [e for e in client.get(f"/api/games/{gid}?since=0").json()["events"]
+                    if e["kind"] == "pass"]
+    assert [(e["seat"], e["action"]) for e in north_passes] == [("N", None), ("N", None)]
+    refused(client.post(url, json={"action": "bid 2"}), 400, "must pass a card")
+    first, second = view["hand"][-1], view["hand"][-2]
+    st = client.post(url, json={"action": first}).json()
+    assert st["view"]["passing"] == [first] and st["events"][-1]["action"] == first
+    refused(client.post(url, json={"action": first}), 400, "already chosen")
+    client.post(url, json={"action": second})
+    st = wait_for_south(client, gid)
+    assert st["view"]["phase"] == "play" and len(st["view"]["hand"]) == 13
+    assert sorted(st["view"]["gave"]) == sorted([first, second])
