@@ -197,3 +197,17 @@ def test_idle_tables_leave_memory_and_come_back_from_the_store(
             assert again["view"] == st["view"] and again["version"] == 1
         response = client.post(f"/api/games/{games[0]['id']}/actions", json={"action": "bid 2"})
         assert response.status_code == 200
+
+
+def test_serve_refuses_a_bad_pace_or_port_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from varaq.cli import main
+
+    db = f"sqlite:///{tmp_path / 'unused.db'}"
+    monkeypatch.setenv("VARAQ_PACE", "fast")
+    assert main(["serve", "--db", db]) == 2
+    assert capsys.readouterr().err == "varaq serve: VARAQ_PACE must be a number, not 'fast'\n"
+    monkeypatch.setenv("VARAQ_PACE", "0")
+    assert main(["serve", "--port", "70000", "--db", db]) == 2
+    assert capsys.readouterr().err == "varaq serve: port 70000 is out of range\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from starlette.testclient import TestClient
 
 from varaq.record import load_record
 from varaq.seats import S
+from varaq.service.tables import Pace
 from web_helpers import make_app, new_game, play_hand, state, wait_for_south
 
 
@@ -327,3 +329,21 @@ def test_blind_nil_and_the_exchange_through_the_api(client: TestClient) -> None:
     st = wait_for_south(client, gid)
     assert st["view"]["phase"] == "play" and len(st["view"]["hand"]) == 13
     assert sorted(st["view"]["gave"]) == sorted([first, second])
+
+
+def test_pace_scales_the_computer_players_pauses(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(1)
+    human = Pace(1.0)
+    cards = [human.delay(rng, after_trick=False) for _ in range(200)]
+    assert min(cards) >= 0.5 and max(cards) <= 0.9
+    assert human.delay(rng, after_trick=True) == 1.2
+    assert Pace(2.0).delay(rng, after_trick=True) == 2.4
+    assert Pace(0.0).delay(rng, after_trick=False) == 0.0
+    monkeypatch.setenv("VARAQ_PACE", "0")
+    assert Pace.from_env().scale == 0.0
+    monkeypatch.setenv("VARAQ_PACE", "fast")
+    with pytest.raises(ValueError, match="VARAQ_PACE must be a number, not 'fast'"):
+        Pace.from_env()
+    monkeypatch.setenv("VARAQ_PACE", "-1")
+    with pytest.raises(ValueError, match="cannot be negative"):
+        Pace.from_env()

@@ -171,3 +171,13 @@ def test_a_reconnecting_client_gets_what_it_missed(client: TestClient) -> None:
         assert [e["version"] for e in missed["events"]] == list(range(seen + 1,
                                                                        now["version"] + 1))
         assert missed["view"] == now["view"]
+
+
+def test_binary_and_oversized_messages_are_refused(frozen: TestClient) -> None:
+    gid = new_game(frozen)["id"]
+    with frozen.websocket_connect(f"/ws/games/{gid}") as ws:
+        ws.send_bytes(b"\x00\x01")
+        reply = ws.receive_json()
+        assert reply == {"type": "error", "error": "messages must be JSON text", "status": 400}
+        error_of(ws, "x" * 20_000, 400, "too large")
+        assert hello(ws, 0)["version"] == 1

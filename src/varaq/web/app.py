@@ -208,8 +208,17 @@ async def game_socket(ws: WebSocket) -> None:
     pump = asyncio.create_task(forward())
     try:
         while True:
-            text = await ws.receive_text()
-            reply = await _socket_message(table, text, cursor)
+            received = await ws.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            text = received.get("text")
+            if text is None:
+                reply: dict[str, Any] | None = {
+                    "type": "error", "error": "messages must be JSON text", "status": 400}
+            elif len(text) > MAX_BODY:
+                reply = {"type": "error", "error": "the message is too large", "status": 400}
+            else:
+                reply = await _socket_message(table, text, cursor)
             if reply is not None:
                 await ws.send_json(reply)
     except WebSocketDisconnect:
