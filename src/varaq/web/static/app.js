@@ -35,11 +35,14 @@ const game = {
   names: { ...DEFAULT_NAMES },
   queue: [],
   animating: false,
+  /** Bumped by every full state, so an animation of older events stops. */
+  generation: 0,
   socket: null,
   /** While an action is on its way, or its answer is ahead of the events shown. */
   sending: false,
   awaitVersion: 0,
   fallback: null,
+  poll: null,
   /** The card lifted by a first tap (touch), played by a second tap. */
   lifted: null,
   /** Exchange: cards picked but not yet passed. */
@@ -190,8 +193,9 @@ function renderScorebar(view) {
     const limit = view.bag_limit || 10;
     const bags = view.bags[side];
     const penaltyOn = !(view.badges || []).includes("No bag penalty");
-    box.querySelector("[data-bags-text]").textContent =
-      penaltyOn ? `Bags ${bags}/${limit}` : `Bags ${bags}`;
+    const close = penaltyOn && bags >= limit - 3;
+    box.querySelector("[data-bags-text]").textContent = !penaltyOn ? `Bags ${bags}`
+      : close ? `Bags ${bags}/${limit} · ${limit - bags} to penalty` : `Bags ${bags}/${limit}`;
     const fill = box.querySelector("[data-bags-fill]");
     fill.style.width = `${Math.min(100, (100 * bags) / limit)}%`;
     box.querySelector("[data-bags]").classList.toggle("danger", penaltyOn && bags >= limit - 2);
@@ -591,6 +595,7 @@ function acceptState(state) {
   const previous = game.version;
   game.version = state.version;
   game.queue = [];
+  game.generation += 1;
   const missed = (state.events || []).filter((e) => e.version > previous);
   if (previous && missed.length) announce(missed.map((e) => eventWords(e, state.view)).join(" "));
   render(state.view);
@@ -627,22 +632,39 @@ function onSocketStatus(status) {
   const line = $("#connection");
   line.hidden = status !== "reconnecting";
   line.textContent = status === "reconnecting" ? "Connection lost — reconnecting…" : "";
+  // While the socket is down, ask over HTTP now and then, so the table never stalls.
+  clearInterval(game.poll);
+  game.poll = status === "reconnecting" ? setInterval(poll, 3000) : null;
+}
+
+async function poll() {
+  if (!game.id) return;
+  try {
+    acceptState(await api.state(game.id, game.version));
+  } catch {
+    // The server is away; the socket's backoff keeps trying too.
+  }
 }
 
 /** Animate the queued events one at a time; the controls stay off until the queue is empty. */
 async function pump() {
   if (game.animating) return;
   game.animating = true;
+  // A full state (a resync) replaces whatever is still being animated: stop at once.
+  const generation = game.generation;
+  const current = () => generation === game.generation;
   try {
-    while (game.queue.length) {
+    while (game.queue.length && current()) {
       const { event, view } = game.queue.shift();
       if (game.hint && game.hint.version !== game.version) game.hint = null;
       announce(eventWords(event, view));
       if (event.kind === "play" && event.trick) {
         render(view, { trickOverride: event.trick });
         await sleep(PACE.trick);
+        if (!current()) break;
         $("#trick").classList.add(`collect-${event.trick.winner}`);
         await sleep(PACE.collect);
+        if (!current()) break;
         render(view);
       } else {
         render(view);
@@ -653,6 +675,7 @@ async function pump() {
     game.animating = false;
   }
   rerender();
+  if (game.queue.length) pump();
 }
 
 // ---------------------------------------------------------------- sending intentions
