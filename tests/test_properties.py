@@ -297,6 +297,9 @@ def play_checked_game(rules: Rules, seed: int, start: tuple[int, int], hands: in
         if steps == stop_at:
             check_copy_is_independent(game, rng)
             check_round_trip(game)
+            if rng.random() < 0.15:
+                game.concede(rng.randrange(2))
+                break
         legal = game.legal_actions()
         if game.phase == BLIND:
             action = LOOK if modest_bids else rng.choice([BLIND_NIL, LOOK])

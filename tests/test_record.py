@@ -206,6 +206,28 @@ def test_a_conceded_match_is_over_and_the_other_side_wins() -> None:
     assert game.is_over and game.winner == 0 and to_record(game)["conceded"] == "EW"
 
 
+@pytest.mark.parametrize("plays", [0, 1, 23])
+def test_a_concession_in_the_middle_of_a_hand_keeps_the_hand_so_far(plays: int) -> None:
+    game = _dealt_game()
+    while game.phase == BIDDING:
+        game.apply(BID + 3)
+    for _ in range(plays):
+        game.apply(game.legal_actions()[0])
+    game.concede(0)
+    doc = to_record(game)
+    assert len(doc["hands"]) == 1 and len(doc["hands"][0].get("plays", "").split()) == plays
+    loaded = load_record(doc)
+    assert loaded.winner == 1 and loaded.plays() == game.plays()
+    assert to_record(loaded) == doc
+
+
+def test_a_concession_between_hands_adds_no_empty_hand() -> None:
+    game = Game("varaq", seed=3)
+    play_hand(game, random.Random(3))
+    game.concede(1)
+    assert len(to_record(game)["hands"]) == 1
+
+
 def test_score_sheet_blind_nil_goes_through_the_blind_round() -> None:
     doc = sheet(sheet_hand(("blind", 3, 5, 3), (0, 4, 6, 3)),
                 start={"total": {"NS": 180, "EW": 320}})

@@ -62,11 +62,19 @@ def to_record(game: Game) -> dict[str, Any]:
             "bags": _by_side(game.start_bags),
         }
     hands = [_finished_hand(log) for log in game.log]
-    if game.phase in (BLIND, BIDDING, EXCHANGE, PLAY):
+    if game.phase in (BLIND, BIDDING, EXCHANGE, PLAY) or _conceded_mid_hand(game):
         hands.append(_current_hand(game))
     doc["hands"] = hands
     doc["conceded"] = None if game.conceded is None else SIDE_NAMES[game.conceded]
     return doc
+
+
+def _conceded_mid_hand(game: Game) -> bool:
+    """Whether a concession stopped a hand that had been dealt but not finished: its cards and
+    bids so far belong in the record too."""
+    if game.conceded is None or not (game.sheet or any(game.dealt)):
+        return False
+    return sum(game.taken) < 13 or min(game.bids) < 0
 
 
 def _by_side(pair: tuple[int, int] | list[int]) -> dict[str, int]:
