@@ -211,3 +211,15 @@ def test_serve_refuses_a_bad_pace_or_port_in_one_line(
     monkeypatch.setenv("VARAQ_PACE", "0")
     assert main(["serve", "--port", "70000", "--db", db]) == 2
     assert capsys.readouterr().err == "varaq serve: port 70000 is out of range\n"
+
+
+def test_two_servers_on_one_database_never_both_extend_a_game(tmp_path: Path) -> None:
+    with TestClient(make_app(tmp_path, pace=1000.0)) as first, \
+            TestClient(make_app(tmp_path, pace=1000.0)) as second:
+        gid = new_game(first, dealer="E")["id"]  # South bids first; the bots are frozen
+        assert state(second, gid)["version"] == 1  # the second server loads it too
+        assert first.post(f"/api/games/{gid}/actions", json={"action": "bid 4"}).status_code == 200
+        stale = second.post(f"/api/games/{gid}/actions", json={"action": "bid 2"})
+        assert stale.status_code == 409 and "no longer at version 1" in stale.json()["error"]
+        again = state(second, gid)  # rebuilt from the store: the first server's bid stands
+        assert again["version"] == 2 and again["view"]["bids"]["S"] == 4

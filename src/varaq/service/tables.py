@@ -111,6 +111,9 @@ class Table:
         self.lock = asyncio.Lock()
         self.listeners: set[asyncio.Queue[dict[str, Any]]] = set()
         self._driver: asyncio.Task[None] | None = None
+        #: Set when the registry dropped this table because the stored game moved on without
+        #: it (another process wrote it): it must not change anything any more.
+        self.retired = False
         self._rng = random.Random(f"{journal.seed}:pace")
 
     # -- reading -----------------------------------------------------------------------------
@@ -199,6 +202,8 @@ class Table:
 
     async def _commit(self, change: Any, refusal_status: int) -> Event:
         """Apply ``change(game)`` to a copy, store it, then show it.  Caller holds the lock."""
+        if self.retired:
+            raise Refusal(409, "this game changed elsewhere; reload it")
         new = self.game.copy()
         try:
             event: Event = change(new)
@@ -250,7 +255,7 @@ class Table:
 
     def bots_to_move(self) -> bool:
         g = self.game
-        return g.phase not in (DEAL, OVER) and g.turn >= 0 and g.turn != S
+        return not self.retired and g.phase not in (DEAL, OVER) and g.turn >= 0 and g.turn != S
 
     def wake(self) -> None:
         """Start the computer players' task if one of them is to move."""
@@ -352,6 +357,7 @@ class Tables:
             for game_id, old in list(self._tables.items()):
                 if old.idle:
                     del self._tables[game_id]
+                    old.retired = True  # a request still holding it must not write
                 if len(self._tables) < MAX_TABLES // 2:
                     break
         self._tables[table.id] = table
@@ -360,7 +366,9 @@ class Tables:
         return len(self._tables)
 
     def forget(self, game_id: str) -> None:
-        self._tables.pop(game_id, None)
+        table = self._tables.pop(game_id, None)
+        if table is not None:
+            table.retired = True
 
     async def close(self) -> None:
         for table in list(self._tables.values()):
