@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,13 +201,13 @@ class Table:
 
     # -- the single way anything changes -------------------------------------------------------
 
-    async def _commit(self, change: Any, refusal_status: int) -> Event:
+    async def _commit(self, change: Callable[[Game], Event], refusal_status: int) -> Event:
         """Apply ``change(game)`` to a copy, store it, then show it.  Caller holds the lock."""
         if self.retired:
             raise Refusal(409, "this game changed elsewhere; reload it")
         new = self.game.copy()
         try:
-            event: Event = change(new)
+            event = change(new)
         except IllegalAction as e:
             raise Refusal(refusal_status, str(e)) from None
         journal = Journal(
@@ -288,7 +289,7 @@ class Table:
                 if self.version != version or self.game.turn != seat:
                     continue  # the game moved on (a concession): this answer is stale
                 try:
-                    await self._commit(lambda g, a=action, s=seat: g.apply(a, seat=s), 409)
+                    await self._commit(functools.partial(Game.apply, action=action, seat=seat), 409)
                 except Refusal as e:
                     log.error("computer player's move at %s refused: %s", self.id, e)
                     await asyncio.sleep(1.0)
