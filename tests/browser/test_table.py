@@ -301,6 +301,7 @@ def test_hint_record_theme_and_concede(page: Page, server: Server) -> None:
     over = page.locator("#over-dialog")
     expect(over).to_be_visible()
     expect(over).to_contain_text("East and West win")
+    expect(page.locator("#announcer")).to_contain_text("You concede.")
     shot(page, "desktop-10-match-over")
     over.get_by_role("button", name="New game").click()
     expect(page.locator("#new-game-dialog")).to_be_visible()
@@ -334,3 +335,14 @@ def test_custom_table_shows_badges_and_the_servers_refusal(
     expect(badges).to_contain_text("2♣ leads")
     expect(badges).to_contain_text("Target 300")
     expect(page.locator("#target")).to_have_text("Target 300")
+
+
+def test_forged_game_id_shows_the_refusal_and_the_home_page(
+    page: Page, server: Server, console: Console
+) -> None:
+    console.allow(r"status of 404")  # Chromium logs the refused fetch itself
+    page.goto(f"{server.base}/play/no-such-game-0000?fast")
+    reason = httpx.get(f"{server.base}/api/games/no-such-game-0000", timeout=10).json()["error"]
+    expect(page.locator("#toast")).to_have_text(reason)
+    expect(page.get_by_role("button", name="New game")).to_be_visible()
+    expect(page).to_have_url(f"{server.base}/")

@@ -109,9 +109,11 @@ function eventWords(event, view) {
     case "deal":
       parts.push(`${says(seat, "deal", "deals")} hand ${view ? view.hand_no : ""}.`.replace(" .", "."));
       break;
-    case "concede":
-      parts.push(`${SIDE_WORDS[event.seat] || "A side"} concede.`);
+    case "concede": {
+      const side = event.side || event.seat;
+      parts.push(side === "NS" ? "You concede." : `${SIDE_WORDS[side] || "A side"} concede.`);
       break;
+    }
     default:
       break;
   }
@@ -591,7 +593,8 @@ function handHeadline(hand) {
 
 function acceptState(state) {
   if (state.names) game.names = { ...DEFAULT_NAMES, ...state.names };
-  if (game.shown && state.version <= game.version) return;
+  // ``resync``: the server never had our version (say, a database restored from a backup).
+  if (game.shown && state.version <= game.version && !state.resync) return;
   const previous = game.version;
   game.version = state.version;
   game.queue = [];
@@ -630,8 +633,9 @@ function onSocketMessage(message) {
 
 function onSocketStatus(status) {
   const line = $("#connection");
-  line.hidden = status !== "reconnecting";
-  line.textContent = status === "reconnecting" ? "Connection lost — reconnecting…" : "";
+  line.hidden = status !== "reconnecting" && status !== "gone";
+  line.textContent = status === "reconnecting" ? "Connection lost — reconnecting…"
+    : status === "gone" ? "This game is no longer on the server." : "";
   // While the socket is down, ask over HTTP now and then, so the table never stalls.
   clearInterval(game.poll);
   game.poll = status === "reconnecting" ? setInterval(poll, 3000) : null;

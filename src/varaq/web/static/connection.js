@@ -56,7 +56,7 @@ export const api = {
  *
  * ``version()`` is asked at every (re)connect so the hello always names the latest version
  * the page holds; ``onMessage`` gets each parsed message; ``onStatus`` gets "open",
- * "reconnecting" or "closed".
+ * "reconnecting", "closed" or "gone" (the server does not know the game).
  */
 export class GameSocket {
   constructor(gameId, { version, onMessage, onStatus }) {
@@ -96,11 +96,16 @@ export class GameSocket {
       }
       this.onMessage(data);
     });
-    socket.addEventListener("close", () => {
-      if (this.socket === socket) {
-        this.socket = null;
-        this.retry();
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (event.code === 4404) {
+        // The server does not know this game: retrying cannot help.
+        this.closed = true;
+        this.onStatus("gone");
+        return;
       }
+      this.retry();
     });
     // An "error" is always followed by "close", which schedules the retry.
     socket.addEventListener("error", () => {});
