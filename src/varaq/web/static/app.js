@@ -500,7 +500,8 @@ function summaryTable(view, hand, totals) {
   table.append(row("Contract", contract("NS"), contract("EW"), "contract"));
   const nils = (side) => SIDE_SEATS[side]
     .filter((s) => s in hand.nil)
-    .map((s) => `${nameOf(s)} ${hand.bids[s] === "blind" ? "blind nil" : "nil"} ${hand.nil[s] ? "made" : "failed"}`)
+    .map((s) => `${nameOf(s)}: ${hand.bids[s] === "blind" ? "blind nil" : "nil"} ${
+      hand.nil[s] ? "made" : "failed"}`)
     .join(", ") || "—";
   table.append(row("Nil", nils("NS"), nils("EW")));
   table.append(row("Bags", `+${hand.new_bags.NS} (now ${hand.bags.NS})`,
