@@ -377,6 +377,7 @@ class ArenaResult:
             out["match"] = {
                 "played": 2 * c.matches,
                 "unfinished": sum(p.unfinished for p in self.pairs),
+                "hands_per_match": round(hands / (2 * c.matches), 2),
                 "a_win_rate": round(a_wins / decided, 4) if decided else None,
                 "a_win_rate_ci95": [round(low, 4), round(high, 4)],
             }
