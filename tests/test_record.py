@@ -221,6 +221,17 @@ def test_a_concession_in_the_middle_of_a_hand_keeps_the_hand_so_far(plays: int) 
     assert to_record(loaded) == doc
 
 
+def test_a_concession_during_the_blind_nil_round_keeps_who_looked() -> None:
+    game = Game("classic", seed=4, totals=(0, 300), dealer=3)
+    game.deal()
+    game.apply(LOOK)  # N looks
+    game.apply(BLIND_NIL)  # S
+    game.concede(1)
+    doc = to_record(game)
+    assert doc["hands"][0]["looked"] == ["N"]
+    assert to_record(load_record(doc)) == doc
+
+
 def test_a_concession_between_hands_adds_no_empty_hand() -> None:
     game = Game("varaq", seed=3)
     play_hand(game, random.Random(3))

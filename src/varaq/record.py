@@ -141,7 +141,7 @@ def _current_hand(game: Game) -> dict[str, Any]:
 def _looked_without_bid(game: Game) -> list[int]:
     """Seats that chose to look at their cards and have not bid, while no ordinary bid shows
     that the blind nil round is over (the reader infers that much on its own)."""
-    if game.phase not in (BLIND, BIDDING):
+    if game.phase not in (BLIND, BIDDING) and not _conceded_mid_hand(game):
         return []
     if any(b >= 0 and not game.blind[s] for s, b in enumerate(game.bids)):
         return []
