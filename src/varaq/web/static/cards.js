@@ -3,7 +3,7 @@
 // The server's card text is the only card identity the client knows; names and faces are
 // derived here so that the accessible name of a button and the picture on it always agree.
 
-export const SUITS = {
+const SUITS = {
   S: { symbol: "♠", name: "spades", red: false },
   H: { symbol: "♥", name: "hearts", red: true },
   D: { symbol: "♦", name: "diamonds", red: true },
@@ -17,11 +17,11 @@ const RANK_NAMES = {
 
 export const SEAT_WORDS = { N: "North", E: "East", S: "South", W: "West" };
 
-export function isJoker(code) {
+function isJoker(code) {
   return code === "BJ" || code === "LJ";
 }
 
-export function suitOf(code) {
+function suitOf(code) {
   return isJoker(code) ? "S" : code[1];
 }
 
@@ -35,12 +35,6 @@ export function cardName(code) {
 /** "the queen of hearts": a card inside a sentence ("West plays the queen of hearts"). */
 export function cardPhrase(code) {
   return `the ${cardName(code).toLowerCase()}`;
-}
-
-/** The short text a player reads: "Q♥", "10♠", "BJ". */
-export function cardShort(code) {
-  if (isJoker(code)) return code;
-  return rankLabel(code) + SUITS[code[1]].symbol;
 }
 
 function rankLabel(code) {
