@@ -19,6 +19,8 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -69,6 +71,21 @@ def decide_in_worker(level: str, view: View, seed: str, budget: float) -> BotAns
     return BotAnswer(decision.action, decision.reason, name)
 
 
+def _watch_parent(parent: int) -> None:
+    """Worker initializer: leave when the server process is gone.
+
+    A server killed outright (SIGKILL, a crash) never shuts its pool down; without this its
+    workers would wait for work forever.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="varaq-parent-watch", daemon=True).start()
+
+
 class BotPool:
     """Where the tables send their computer players' decisions."""
 
@@ -80,7 +97,10 @@ class BotPool:
         if self._executor is None:
             # spawn: the server has threads (uvicorn, SQLAlchemy) and forking those is unsafe.
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.processes, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                self.processes, mp_context=context, initializer=_watch_parent,
+                initargs=(os.getpid(),),
+            )
         return self._executor
 
     async def decide(
@@ -93,7 +113,8 @@ class BotPool:
             )
         return await asyncio.to_thread(decide_in_worker, level, view, seed, budget)
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        """Stop the workers (a Hard decision under way finishes first: at most its budget)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+            executor, self._executor = self._executor, None
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)

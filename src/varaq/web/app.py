@@ -300,7 +300,7 @@ def create_app(
             yield
         finally:
             await app.state.tables.close()
-            bots.close()
+            await bots.close()
             store.close()
 
     routes = [
