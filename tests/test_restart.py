@@ -132,16 +132,40 @@ def server(tmp_path: Path) -> Iterator[Any]:
                 time.sleep(0.1)
         raise AssertionError("varaq serve did not start")
 
-    def kill() -> None:
+    def kill() -> list[int]:
+        """SIGKILL the newest server; the pids of the children it leaves behind."""
         proc = running[-1]
+        children = children_of(proc.pid)
         proc.send_signal(signal.SIGKILL)  # no clean shutdown: only what was stored survives
         proc.wait(timeout=10)
+        return children
 
     yield start, kill
     for proc in running:
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=10)
+
+
+def children_of(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def gone(pids: list[int], patience: float = 20.0) -> bool:
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        if not any(Path(f"/proc/{pid}").exists() for pid in pids):
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def http_wait_for_south(base: str, gid: str) -> dict[str, Any]:
@@ -167,7 +191,10 @@ def test_a_killed_server_restarts_where_it_was(server: Any) -> None:
                    json={"action": south_choice(st["view"]), "version": st["version"]})
         st = http_wait_for_south(base, gid)
     assert st["view"]["phase"] == "play" and len(st["view"]["hand"]) == 10
-    kill()
+    hint = httpx.get(f"{base}/api/games/{gid}/hint", timeout=30).json()  # starts a Hard worker
+    assert hint["action"] in st["view"]["legal"]
+    left = kill()
+    assert left and gone(left), "the Hard player's worker outlived its server"
     base = start()
     again = httpx.get(f"{base}/api/games/{gid}").json()
     assert again["version"] == st["version"] and again["view"] == st["view"]
