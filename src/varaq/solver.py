@@ -90,20 +90,28 @@ def _power_rows(jokers: bool) -> tuple[tuple[int, ...], ...]:
 
 
 _ROWS = {False: _power_rows(False), True: _power_rows(True)}
+#: ``_CHEAP[jokers][led][card]``: how much a card costs to give up in a trick led in ``led``
+#: (discards cheapest, then by strength in the trick, then by rank), for move ordering.
+_CHEAP = {
+    j: tuple(tuple(row[c] * 16 + RANK_OF[c] for c in range(54)) for row in _ROWS[j])
+    for j in (False, True)
+}
+#: Strength of a card led in its own suit, for ordering leads.
+_LEAD_POWER = {j: tuple(_ROWS[j][SUIT_OF[c]][c] for c in range(54)) for j in (False, True)}
 #: Spades from low to high in the joker game (2♠ sits above the ace, the jokers above it).
 _JOKER_SPADE_ORDER = tuple(sorted(range(39, 54), key=lambda c: trump_order(True)[c]))
 _BIT = tuple(1 << c for c in range(54))
 
 
-def _squeeze(held: int, remaining: int) -> int:
-    """``held`` (a subset of ``remaining``) re-indexed by position among ``remaining``."""
-    out = 0
-    i = 0
+def _owners(suit: tuple[int, int, int, int]) -> int:
+    """One suit of a deal (each seat's cards of it, in trick order) as the seats holding its
+    remaining cards from the lowest up, two bits each, above a count of the cards."""
+    remaining = suit[0] | suit[1] | suit[2] | suit[3]
+    out = remaining.bit_count()
     while remaining:
         low = remaining & -remaining
-        if held & low:
-            out |= 1 << i
-        i += 1
+        seat = 0 if suit[0] & low else 1 if suit[1] & low else 2 if suit[2] & low else 3
+        out = out << 2 | seat
         remaining ^= low
     return out
 
@@ -146,14 +154,16 @@ class Solver:
         self.node_limit = node_limit
         self.nodes = 0
         self._rows = _ROWS[jokers]
+        self._cheap = _CHEAP[jokers]
+        self._lead_power = _LEAD_POWER[jokers]
         self._tt: dict[tuple[int, int, int, int, int, bool], tuple[int, int]] = {}
         #: The lead that last settled a position: tried first when the position comes back.
         self._killer: dict[tuple[int, int, int, int, int, bool], int] = {}
         #: The sure-trump bounds below count a side's tricks, so they need a side objective.
         self._by_side = self.counted == tuple((s & 1) == side for s in range(4))
         self._trump_bits = _joker_trump_bits if jokers else _plain_trump_bits
-        #: (suit's remaining cards, hand's cards) -> the hand's cards squeezed (see _relative).
-        self._squeeze: dict[tuple[int, int], int] = {}
+        #: One suit of a deal (four seats' cards) -> its squeezed form (see _relative).
+        self._squeeze: dict[tuple[int, int, int, int], int] = {}
         self.hands = [0, 0, 0, 0]
 
     # -- public ---------------------------------------------------------------------------
@@ -356,36 +366,29 @@ class Solver:
         return result
 
     def _relative(self, hands: list[int]) -> tuple[int, int, int, int]:
-        """The hands with every played card squeezed out of its suit: the table's key.
+        """The deal with every played card squeezed out of its suit: the table's key.
 
         Only the order of the remaining cards matters to the rest of the play, so positions
         that differ only in which cards are gone (a 4 played here, a 5 there, with nothing
         left between them) share one entry — about half the nodes of exact keys.  Each suit
-        adds a field holding how many cards of it remain and which of them the hand holds,
-        counted from the lowest remaining card.
+        becomes one number: who holds each remaining card, from the lowest up.
         """
-        rem = hands[0] | hands[1] | hands[2] | hands[3]
+        h0, h1, h2, h3 = hands
         memo = self._squeeze
-        out = [0, 0, 0, 0]
-        trump_bits = self._trump_bits
-        for shift in (0, 13, 26, -1):
-            if shift < 0:
-                m = trump_bits(rem)
-                held = [trump_bits(h) for h in hands]
-            else:
-                m = rem >> shift & 0x1FFF
-                held = [h >> shift & 0x1FFF for h in hands]
-            if not m:
-                continue
-            field = m.bit_count() << 15
-            for i in (0, 1, 2, 3):
-                x = held[i]
-                v = memo.get((m, x))
-                if v is None:
-                    v = _squeeze(x, m)
-                    memo[(m, x)] = v
-                out[i] = out[i] << 20 | field | v
-        return (out[0], out[1], out[2], out[3])
+        out = []
+        for shift in (0, 13, 26):
+            k = (h0 >> shift & 0x1FFF, h1 >> shift & 0x1FFF, h2 >> shift & 0x1FFF,
+                 h3 >> shift & 0x1FFF)
+            v = memo.get(k)
+            if v is None:
+                v = memo[k] = _owners(k)
+            out.append(v)
+        bits = self._trump_bits
+        k = (bits(h0), bits(h1), bits(h2), bits(h3))
+        v = memo.get(k)
+        if v is None:
+            v = memo[k] = _owners(k)
+        return (out[0], out[1], out[2], v)
 
     def _sure_trumps(self, hands: list[int]) -> tuple[int, int]:
         """Tricks each side is sure of from its top trumps: (maximiser's, other side's).
@@ -422,30 +425,35 @@ class Solver:
         if len(reps) <= 1:
             return reps
         if trick:
-            row = self._rows[SUIT_OF[trick[0]]]
+            led = SUIT_OF[trick[0]]
+            row = self._rows[led]
+            cheap = self._cheap[led]
             top = 0
             top_i = 0
             for i, c in enumerate(trick):
                 if row[c] > top:
                     top = row[c]
                     top_i = i
-            partner_wins = top_i == len(trick) - 2
-            if partner_wins:
+            if top_i == len(trick) - 2:
                 # Partner has it: keep low, the cheapest card first.
-                return sorted(reps, key=lambda c: (row[c] > 0, row[c], RANK_OF[c]))
-            winners = sorted((c for c in reps if row[c] > top), key=lambda c: row[c])
-            losers = sorted((c for c in reps if row[c] <= top), key=lambda c: (row[c], RANK_OF[c]))
+                reps.sort(key=cheap.__getitem__)
+                return reps
+            winners = [c for c in reps if row[c] > top]
+            losers = [c for c in reps if row[c] <= top]
+            winners.sort(key=row.__getitem__)
+            losers.sort(key=cheap.__getitem__)
             return winners + losers
         # Leading: the top card of each suit first (likely winners), then the low cards.
+        reps.sort(key=self._lead_power.__getitem__, reverse=True)
         tops: list[int] = []
         rest: list[int] = []
         seen_suits = 0
-        for c in sorted(reps, key=lambda c: -self._rows[SUIT_OF[c]][c]):
-            s = SUIT_OF[c]
-            if seen_suits >> s & 1:
+        for c in reps:
+            bit = 1 << SUIT_OF[c]
+            if seen_suits & bit:
                 rest.append(c)
             else:
-                seen_suits |= 1 << s
+                seen_suits |= bit
                 tops.append(c)
         rest.reverse()
         return tops + rest
