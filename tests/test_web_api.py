@@ -347,3 +347,44 @@ def test_pace_scales_the_computer_players_pauses(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("VARAQ_PACE", "-1")
     with pytest.raises(ValueError, match="cannot be negative"):
         Pace.from_env()
+
+
+def test_a_storage_failure_refuses_the_action_and_changes_nothing(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        gid = new_game(client, dealer="E")["id"]  # South bids first
+        before = state(client, gid)
+        store = app.state.store
+        working = store.save
+
+        def broken(*args: Any, **kwargs: Any) -> None:
+            raise OSError("disk full")
+
+        store.save = broken
+        try:
+            refused(client.post(f"/api/games/{gid}/actions", json={"action": "bid 3"}), 503,
+                    "could not store the action: OSError")
+            unchanged(client, gid, before)
+        finally:
+            store.save = working
+        assert client.post(f"/api/games/{gid}/actions", json={"action": "bid 3"}).status_code == 200
+        assert wait_for_south(client, gid)["view"]["phase"] == "play"
+
+
+def test_computer_players_retry_after_a_storage_failure(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        store = app.state.store
+        working = store.save
+        failures: list[int] = []
+
+        def flaky(*args: Any, **kwargs: Any) -> None:
+            if len(failures) < 2:
+                failures.append(1)
+                raise OSError("database is locked")
+            working(*args, **kwargs)
+
+        store.save = flaky
+        gid = new_game(client, dealer="S")["id"]  # West moves first: its first saves fail
+        st = wait_for_south(client, gid)
+        assert len(failures) == 2 and st["view"]["turn"] == "S" and st["version"] == 4

@@ -192,11 +192,14 @@ class Table:
         view = self.game.view(S)
         if not view.legal:
             raise Refusal(409, "no hint: it is not your turn")
-        answer = await self.tables.bots.decide(
-            "hard", view, f"{self.journal.seed}:hint:{self.version}", HINT_BUDGET
-        )
+        seed = f"{self.journal.seed}:hint:{self.version}"
+        try:
+            answer = await self.tables.bots.decide("hard", view, seed, HINT_BUDGET)
+        except Exception:
+            log.exception("game %s: the Hard player failed to give a hint", self.id)
+            answer = await self.tables.bots.decide("normal", view, seed)
         if answer.action not in view.legal:
-            answer = await self.tables.bots.decide("easy", view, "hint")
+            answer = await self.tables.bots.decide("easy", view, seed)
         return {"action": action_text(answer.action), "text": answer.reason, "bot": answer.bot}
 
     # -- the single way anything changes -------------------------------------------------------
@@ -276,7 +279,8 @@ class Table:
                 answer = await self.tables.bots.decide(self.level, view, seed)
                 action = answer.action
             except Exception:
-                log.exception("the %s player at %s failed; playing a legal card", self.level, seat)
+                log.exception("game %s: the %s player at %s failed; playing a legal card",
+                              self.id, self.level, SEAT_LETTERS[seat])
                 action = view.legal[0]
             if action not in view.legal:
                 log.error("the %s player chose %s, not legal; playing %s instead",
@@ -285,14 +289,19 @@ class Table:
             wait = self.tables.pace.delay(self._rng, after_trick) - (loop.time() - started)
             if wait > 0:
                 await asyncio.sleep(wait)
+            refused: Exception | None = None
             async with self.lock:
                 if self.version != version or self.game.turn != seat:
                     continue  # the game moved on (a concession): this answer is stale
                 try:
                     await self._commit(functools.partial(Game.apply, action=action, seat=seat), 409)
-                except Refusal as e:
-                    log.error("computer player's move at %s refused: %s", self.id, e)
-                    await asyncio.sleep(1.0)
+                except Exception as e:  # storage down, a retired table: never kill the driver
+                    refused = e
+            if refused is not None:
+                if self.retired:
+                    return
+                log.error("game %s: %s's move not stored: %s", self.id, SEAT_LETTERS[seat], refused)
+                await asyncio.sleep(1.0)  # then try again (outside the lock: South may act)
 
     async def close(self) -> None:
         if self._driver is not None and not self._driver.done():
@@ -332,6 +341,7 @@ class Tables:
         """The table for ``game_id``, rebuilt from the store if this process has not seen it."""
         table = self._tables.get(game_id)
         if table is not None:
+            table.wake()  # revives the computer players should their task have ended early
             return table
         if not _plausible_id(game_id):
             raise Refusal(404, "no game with that id")
