@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import LEVELS
 from ..rules import PRESETS, RULE_HELP
 from ..service.botpool import BotPool
+from ..service.journal import record_of
 from ..service.store import Store, default_db_url
 from ..service.tables import Pace, Refusal, Table, Tables
 
@@ -144,8 +145,6 @@ async def hint(request: Request) -> Response:
 
 async def record(request: Request) -> Response:
     table = await _table(request)
-    from ..service.journal import record_of
-
     return JSONResponse(
         record_of(table.game),
         headers={"Content-Disposition": f'attachment; filename="varaq-{table.id[:8]}.json"'},
