@@ -49,6 +49,9 @@ def _tables(request: Request | WebSocket) -> Tables:
 
 async def _body(request: Request, *, optional: bool = False) -> dict[str, Any]:
     """The JSON object in a request body; a :class:`Refusal` says what is wrong with it."""
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > MAX_BODY:
+        raise Refusal(400, "the body is too large")
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise Refusal(400, "the body is too large")
