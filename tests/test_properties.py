@@ -5,7 +5,8 @@ then plays several games of random legal actions — blind nil or look, any bid 
 exchanges, cards — checking at every step against a second, independent reading of RULES.md
 written here from scratch: which cards are legal, who wins each trick, what each hand scores
 and who wins the match.  It also checks that the 52 cards are conserved, a hand has 13 tricks,
-records round-trip and ``copy()`` is independent of its original.
+records round-trip, ``copy()`` is independent of its original, and a game rebuilt from a
+view with ``Game.from_view`` (how bots try layouts) plays on exactly like the original.
 """
 
 from __future__ import annotations
@@ -258,6 +259,23 @@ def check_copy_is_independent(game: Game, rng: random.Random) -> None:
     assert to_record(again) == to_record(twin)
 
 
+def check_from_view(game: Game, rng: random.Random) -> None:
+    """A game rebuilt from the mover's view and the true layout plays on exactly alike."""
+    if game.phase not in (BIDDING, PLAY) or game.sheet:
+        return
+    original = game.copy()
+    rebuilt = Game.from_view(game.view(game.turn), list(game.hands))
+    hand_no = original.hand_no
+    while original.hand_no == hand_no and not original.is_over:
+        legal = original.legal_actions()
+        assert rebuilt.legal_actions() == legal
+        action = rng.choice(legal)
+        original.apply(action)
+        rebuilt.apply(action)
+    assert rebuilt.totals == original.totals and rebuilt.bags == original.bags
+    assert rebuilt.taken == original.taken and rebuilt.winner == original.winner
+
+
 def check_round_trip(game: Game) -> None:
     doc = to_record(game)
     loaded = load_record(doc)
@@ -296,6 +314,7 @@ def play_checked_game(rules: Rules, seed: int, start: tuple[int, int], hands: in
         referee.check_legal()
         if steps == stop_at:
             check_copy_is_independent(game, rng)
+            check_from_view(game, rng)
             check_round_trip(game)
             if rng.random() < 0.15:
                 game.concede(rng.randrange(2))
