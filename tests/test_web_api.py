@@ -388,3 +388,19 @@ def test_computer_players_retry_after_a_storage_failure(tmp_path: Path) -> None:
         gid = new_game(client, dealer="S")["id"]  # West moves first: its first saves fail
         st = wait_for_south(client, gid)
         assert len(failures) == 2 and st["view"]["turn"] == "S" and st["version"] == 4
+
+
+def test_a_whole_short_match_ends_with_a_winner(client: TestClient) -> None:
+    gid = new_game(client, rules={"preset": "varaq", "target": 60, "mercy": -60}, seed=2)["id"]
+    for _ in range(30):
+        st = play_hand(client, gid)
+        if st["view"]["phase"] == "over":
+            break
+        assert client.post(f"/api/games/{gid}/next").status_code == 200
+    view = st["view"]
+    assert st["status"] == "over" and view["winner"] in ("NS", "EW") and view["turn"] is None
+    assert st["events"][-1]["winner"] == view["winner"]
+    refused(client.post(f"/api/games/{gid}/next"), 409, "match is over")
+    refused(client.get(f"/api/games/{gid}/hint"), 409, "not your turn")
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert load_record(record).winner == ("NS", "EW").index(view["winner"])
