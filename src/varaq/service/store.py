@@ -18,7 +18,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Integer, String, create_engine, event, select
+from sqlalchemy import (
+    JSON, BigInteger, DateTime, Integer, String, create_engine, event, func, select,
+)
 from sqlalchemy import update as sql_update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -131,7 +133,7 @@ class Store:
 
     def count(self) -> int:
         with Session(self.engine) as session:
-            return len(session.scalars(select(GameRow.id)).all())
+            return int(session.scalar(select(func.count()).select_from(GameRow)) or 0)
 
     def close(self) -> None:
         self.engine.dispose()
