@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    JSON, BigInteger, DateTime, Integer, String, create_engine, event, func, select,
+    JSON,
+    BigInteger,
+    DateTime,
+    Integer,
+    String,
+    create_engine,
+    event,
+    func,
+    select,
 )
 from sqlalchemy import update as sql_update
 from sqlalchemy.engine import Engine
