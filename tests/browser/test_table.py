@@ -130,7 +130,7 @@ def test_keyboard_plays_a_whole_hand_to_the_summary(page: Page, server: Server) 
     # The summary takes the focus, so Enter deals the next hand.
     page.keyboard.press("Enter")
     expect(page.locator("#hand-no")).to_have_text("Hand 2")
-    wait_until_ready(page)
+    wait_for_bid(page)
 
 
 def test_blind_nil_hand_with_the_exchange(page: Page, server: Server) -> None:
