@@ -134,6 +134,8 @@ def tables(draw: st.DrawFn) -> Rules:
         options["nil_bags_score"] = draw(st.booleans())
     if draw(st.booleans()):
         options["target"] = draw(st.sampled_from([100, 250]))
+    if draw(st.booleans()):
+        options.update(nil_value=draw(st.sampled_from([0, 50])), blind_nil_value=300)
     return base.with_options(**options)
 
 

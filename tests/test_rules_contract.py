@@ -357,6 +357,22 @@ def test_blind_nil_is_worth_200_either_way() -> None:
     assert made.history[0].score[0] == 230 and failed.history[0].score[0] == -170
 
 
+def test_nil_and_blind_nil_values_are_rules_of_the_table() -> None:
+    rules = Rules.named("classic").with_options(nil_value=50, blind_nil_value=300)
+    nil = score_of(rules, {N: "nil", E: 2, S: 3, W: 2}, (0, 5, 3, 5)).history[0]
+    blind = score_of(rules, {N: "blind", E: 2, S: 3, W: 2}, (1, 4, 3, 5), totals=(0, 100))
+    assert nil.score[0] == 50 + 30 and blind.history[0].score[0] == -300 + 30
+
+
+def test_minimum_team_bid_does_not_bind_a_side_with_a_blind_nil() -> None:
+    rules = Rules.named("classic").with_options(min_team_bid=4)
+    game = Game(rules, seed=1, totals=(0, 300), dealer=W)
+    game.deal()
+    game.apply(BLIND_NIL)  # N
+    game.apply(BID + 2)  # E
+    assert game.turn == S and game.legal_actions() == [BID + n for n in range(14)]
+
+
 def test_nil_tricks_are_bags_not_contract() -> None:
     h = score_of("classic", {N: "nil", E: 2, S: 3, W: 2}, (2, 4, 2, 5)).history[0]
     assert h.made[0] is False  # N's 2 tricks do not help S's 3
