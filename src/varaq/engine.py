@@ -83,6 +83,83 @@ def _power_tables(jokers: bool) -> tuple[tuple[int, ...], ...]:
 
 
 _POWER = {False: _power_tables(False), True: _power_tables(True)}
+#: Each deck's cards in card-number order: the order a seeded deal shuffles from.
+_DECK_CARDS = {False: tuple(cards_of(STANDARD_DECK)), True: tuple(cards_of(JOKER_DECK))}
+
+
+class _SuitCards(dict[int, tuple[int, ...]]):
+    """The card numbers of each bit pattern of one suit's slice of a mask, lowest first.
+
+    ``legal_actions`` turns a mask into a list many times per hand; looking a suit's 13 bits
+    (15 for spades with the jokers) up here costs one dict probe instead of a loop per card.
+    Patterns are filled on first use, so the tables cost nothing at import and stay bounded
+    (at most 2**13 or 2**15 entries).
+    """
+
+    __slots__ = ("shift",)
+
+    def __init__(self, shift: int) -> None:
+        super().__init__()
+        self.shift = shift
+
+    def __missing__(self, bits: int) -> tuple[int, ...]:
+        cards = tuple(self.shift + card for card in cards_of(bits))
+        self[bits] = cards
+        return cards
+
+
+#: Where each suit's bits start in a mask (spades run on into the two jokers, bits 52 and 53).
+_SUIT_SHIFT = (0, 13, 26, 39)
+_CLUB_CARDS, _DIAMOND_CARDS, _HEART_CARDS, _SPADE_CARDS = _SUIT_CARDS = tuple(
+    _SuitCards(shift) for shift in _SUIT_SHIFT
+)
+_SUIT_BITS = (1 << 13) - 1
+
+
+def _card_list(mask: int) -> list[int]:
+    """The cards of ``mask`` as a new list, lowest card number first (= ``list(cards_of())``)."""
+    return [
+        *_CLUB_CARDS[mask & _SUIT_BITS],
+        *_DIAMOND_CARDS[mask >> 13 & _SUIT_BITS],
+        *_HEART_CARDS[mask >> 26 & _SUIT_BITS],
+        *_SPADE_CARDS[mask >> 39],
+    ]
+
+
+def _shuffle_and_deal(seed: str, cards: tuple[int, ...], first: int) -> list[int]:
+    """Shuffle ``cards`` with a generator seeded by ``seed`` and deal them one at a time
+    clockwise from seat ``first``; returns the four hands as masks.
+
+    This is exactly ``random.Random(seed).shuffle`` (Fisher–Yates from the top, each draw by
+    rejection from ``getrandbits``) written out, for two reasons: the deal of a seed is then
+    fixed by this code, not by the standard library's internals, and each position is dealt
+    as soon as the shuffle settles it, which saves a second pass (a deal is a quarter of a
+    random hand's cost in the engine benchmark).
+    """
+    deck = list(cards)
+    getrandbits = random.Random(seed).getrandbits
+    hands = [0, 0, 0, 0]
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        bits = _BIT_LENGTH[n]
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        card = deck[j]
+        deck[j] = deck[i]
+        hands[(first + i) & 3] |= 1 << card
+    hands[first & 3] |= 1 << deck[0]
+    return hands
+
+
+#: ``_BID_ACTIONS[nil][lowest]``: the bid actions open when nil is (not) played and the lowest
+#: other bid allowed is ``lowest`` (1 unless a minimum team bid raises it).
+_BID_ACTIONS = tuple(
+    tuple(tuple(([BID] if nil else []) + [BID + b for b in range(max(low, 1), 14)])
+          for low in range(15))
+    for nil in (False, True)
+)
+_BIT_LENGTH = tuple(n.bit_length() for n in range(55))
 _NO_SEAT = -1
 # Shared events for plays and bids that finish nothing (see events.py).
 _PLAY_EVENTS = tuple(tuple(Event("play", s, c) for c in range(54)) for s in range(4))
@@ -112,10 +189,10 @@ class Game:
     """
 
     __slots__ = (
-        "rules", "seed", "_power", "_deck", "totals", "bags", "start_totals", "start_bags",
-        "log", "hand_no", "dealer", "first_dealer", "phase", "turn", "hands", "dealt", "bids",
-        "blind", "blind_queue", "exchange_queue", "passing", "exchanged", "trick", "leader",
-        "tricks", "taken", "broken", "played", "winner", "conceded", "sheet",
+        "rules", "seed", "_power", "_deck", "_deck_cards", "totals", "bags", "start_totals",
+        "start_bags", "log", "hand_no", "dealer", "first_dealer", "phase", "turn", "hands",
+        "dealt", "bids", "blind", "blind_queue", "exchange_queue", "passing", "exchanged",
+        "trick", "leader", "tricks", "taken", "broken", "played", "winner", "conceded", "sheet",
     )
 
     def __init__(
@@ -131,6 +208,7 @@ class Game:
         self.seed: int | str = secrets.randbits(48) if seed is None else seed
         self._power = _POWER[self.rules.jokers]
         self._deck = JOKER_DECK if self.rules.jokers else STANDARD_DECK
+        self._deck_cards = _DECK_CARDS[self.rules.jokers]
         self.totals = [int(totals[0]), int(totals[1])]
         self.bags = [int(bags[0]), int(bags[1])]
         self.start_totals = (self.totals[0], self.totals[1])
@@ -212,12 +290,7 @@ class Game:
             )
         dealer = self._next_dealer(dealer)
         if hands is None:
-            cards = list(cards_of(self._deck))
-            random.Random(f"{self.seed}:{self.hand_no}").shuffle(cards)
-            masks = [0, 0, 0, 0]
-            for i, card in enumerate(cards):
-                masks[(dealer + 1 + i) & 3] |= 1 << card
-            hands = masks
+            hands = _shuffle_and_deal(f"{self.seed}:{self.hand_no}", self._deck_cards, dealer + 1)
         else:
             self._check_deal(hands)
         self._start_hand(dealer, tuple(hands), sheet=False)  # type: ignore[arg-type]
@@ -306,13 +379,17 @@ class Game:
 
     def legal_bids(self) -> list[int]:
         """Bid values (0 = nil) open to the player to bid."""
-        r = self.rules
-        low = 1
-        mate = self.bids[self.turn ^ 2]
-        if r.min_team_bid and mate > 0:
-            low = max(1, r.min_team_bid - mate)
-        values = list(range(low, 14))
-        return [0, *values] if r.nil else values
+        return [action - BID for action in _BID_ACTIONS[self.rules.nil][self._lowest_bid()]]
+
+    def _lowest_bid(self) -> int:
+        """The lowest non-nil bid open to the player to bid: 1, unless the partner has bid
+        and the side must reach the minimum team bid (a partner's nil waives it)."""
+        need = self.rules.min_team_bid
+        if need:
+            mate = self.bids[self.turn ^ 2]
+            if mate > 0:
+                return max(1, need - mate)
+        return 1
 
     def legal_actions(self) -> list[int]:
         """Every action open now, for the player whose turn it is (``[]`` between hands)."""
@@ -320,15 +397,16 @@ class Game:
         if phase == PLAY:
             if self.sheet:
                 return []
-            mask = self.legal_play_mask()
-            out = []
-            while mask:
-                low = mask & -mask
-                out.append(low.bit_length() - 1)
-                mask ^= low
-            return out
+            trick = self.trick
+            if trick:
+                # The commonest case, following suit, is one suit's slice of the hand.
+                suit = SUIT_OF[trick[0]]
+                follow = self.hands[self.turn] & SUIT_MASKS[suit]
+                if follow:
+                    return list(_SUIT_CARDS[suit][follow >> _SUIT_SHIFT[suit]])
+            return _card_list(self.legal_play_mask())
         if phase == BIDDING:
-            return [BID + b for b in self.legal_bids()]
+            return list(_BID_ACTIONS[self.rules.nil][self._lowest_bid()])
         if phase == BLIND:
             return [BLIND_NIL, LOOK]
         if phase == EXCHANGE:
@@ -347,23 +425,26 @@ class Game:
         """
         if seat is not None and seat != self.turn:
             raise IllegalAction(self._not_your_turn(seat))
-        if self.phase == PLAY and not self.sheet and 0 <= action < 54:
+        phase = self.phase
+        if phase == PLAY and 0 <= action < 54 and not self.sheet:
             if self.legal_play_mask() >> action & 1:
                 return self._play(action)
-        elif self.phase == BIDDING and BID <= action <= BID + 13:
-            if action - BID in self.legal_bids():
-                return self._bid(action - BID)
-        elif self.phase == BLIND and action in (BLIND_NIL, LOOK):
+        elif phase == BIDDING and BID <= action <= BID + 13:
+            value = action - BID
+            if value >= self._lowest_bid() or (value == 0 and self.rules.nil):
+                return self._bid(value)
+        elif phase == BLIND and action in (BLIND_NIL, LOOK):
             return self._decide_blind(action)
-        elif self.phase == EXCHANGE and 0 <= action < 54:
+        elif phase == EXCHANGE and 0 <= action < 54:
             if (self.hands[self.turn] & ~self.passing) >> action & 1:
                 return self._pass(action)
         raise IllegalAction(self.why_illegal(action))
 
     def _play(self, card: int) -> Event:
         seat = self.turn
-        self.hands[seat] &= ~(1 << card)
-        self.played |= 1 << card
+        bit = 1 << card
+        self.hands[seat] ^= bit  # the card is in the hand: apply checked it
+        self.played |= bit
         trick = self.trick
         trick.append(card)
         if card >= 39:  # every spade and joker is numbered 39 or above
@@ -371,13 +452,24 @@ class Game:
         if len(trick) < 4:
             self.turn = (seat + 1) & 3
             return _PLAY_EVENTS[seat][card]
-        power = self._power[SUIT_OF[trick[0]]]
-        best = 0
-        for i in (1, 2, 3):
-            if power[trick[i]] > power[trick[best]]:
-                best = i
-        winner = (self.leader + best) & 3
-        result = TrickResult(self.leader, (trick[0], trick[1], trick[2], trick[3]), winner)
+        return self._end_trick(seat, card)
+
+    def _end_trick(self, seat: int, card: int) -> Event:
+        """Settle the trick ``card`` (played by ``seat``) completed; maybe the hand too."""
+        c0, c1, c2, c3 = self.trick
+        power = self._power[SUIT_OF[c0]]
+        # Unrolled: on a tie of power the earlier card stays best (ties never happen, as
+        # every card has its own power within a trick, but this keeps the first wins rule).
+        best, top = 0, power[c0]
+        if power[c1] > top:
+            best, top = 1, power[c1]
+        if power[c2] > top:
+            best, top = 2, power[c2]
+        if power[c3] > top:
+            best = 3
+        leader = self.leader
+        winner = (leader + best) & 3
+        result = TrickResult(leader, (c0, c1, c2, c3), winner)
         self.tricks.append(result)
         self.taken[winner] += 1
         self.trick = []
@@ -570,6 +662,7 @@ class Game:
         g.seed = self.seed
         g._power = self._power
         g._deck = self._deck
+        g._deck_cards = self._deck_cards
         g.totals = self.totals[:]
         g.bags = self.bags[:]
         g.start_totals = self.start_totals
