@@ -209,6 +209,7 @@ function renderScorebar(view) {
   $("#target").textContent = `Target ${view.target}`;
   document.title = `Varaq · Us ${view.totals.NS} – Them ${view.totals.EW}`;
   $("#hand-no").textContent = `Hand ${view.hand_no || 1}`;
+  $("#broken").hidden = !(view.phase === "play" && view.broken);
   const badges = $("#badges");
   const text = (view.badges || []).join("|");
   if (badges.dataset.text !== text) {
@@ -370,14 +371,22 @@ function renderHand(view, legal) {
     ? document.activeElement.dataset.card : null;
   const focusIndex = focused ? [...hand.children].findIndex((b) => b.dataset.card === focused) : -1;
   if (hand.dataset.key !== key) {
+    // A new deal (or the first look at a blind nil hand): the cards fly in one by one.
+    const fresh = cards.length >= 13 && !(hand.dataset.key || "").split(" ").some((c) =>
+      cards.includes(c));
     hand.dataset.key = key;
-    hand.replaceChildren(...cards.map((code) => {
-      if (code === "back") return cardBack();
-      const button = document.createElement("button");
-      button.type = "button";
-      drawFace(button, code);
-      button.setAttribute("aria-label", cardName(code));
-      return button;
+    hand.replaceChildren(...cards.map((code, i) => {
+      const node = code === "back" ? cardBack() : document.createElement("button");
+      if (code !== "back") {
+        node.type = "button";
+        drawFace(node, code);
+        node.setAttribute("aria-label", cardName(code));
+      }
+      if (fresh && !FAST) {
+        node.classList.add("dealt");
+        node.style.animationDelay = `${i * 35}ms`;
+      }
+      return node;
     }));
     game.lifted = cards.includes(game.lifted) ? game.lifted : null;
   }
