@@ -151,7 +151,7 @@ def bid_for(view: View) -> tuple[int, str]:
     elif bags >= r.bag_limit - 3 and r.bag_penalty:
         value += 0.3
         reason = f"Bid {{n}}: about {estimate:.1f} tricks, bidding full value with {bags} bags"
-    n = int(value + 0.1)
+    n = int(value)
     others = [b for s, b in enumerate(view.bids) if s != seat and b is not None]
     if len(others) == 3:
         # Last to bid: the table's total shows whether spare tricks (bags) are coming.
