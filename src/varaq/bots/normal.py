@@ -567,7 +567,7 @@ def _lead(t: _Table, want: bool, why: str) -> Decision:
     my_spades = (k.hand & SPADE_MASK).bit_count()
     # Draw trumps with master spades when I hold most of the spades left.
     spade_masters = [c for c in _cards(legal & SPADE_MASK) if k.is_master(c)]
-    if spade_masters and spades_out and my_spades >= spades_out:
+    if spade_masters and spades_out and my_spades * 2 >= spades_out:
         card = highest(legal & SPADE_MASK, jokers)
         return Decision(card, f"Lead the {_name(card)} to draw the spades still out: {why}")
     # Cash side-suit masters while the opponents can still follow.
@@ -601,6 +601,11 @@ def _lead(t: _Table, want: bool, why: str) -> Decision:
             if mine and k.is_void(mate, suit) and not any(k.is_void(o, suit) for o in opps):
                 card = lowest(mine, jokers)
                 return Decision(card, f"Lead {SUIT_NAMES[suit]} for partner to cut: {why}")
+    # Pull the opponents' spades when I hold most of those left, so my side winners stand.
+    low_spades = legal & SPADE_MASK
+    if low_spades and my_spades >= 3 and my_spades + 1 >= spades_out > 0:
+        card = lowest(low_spades, jokers)
+        return Decision(card, f"Lead the {_name(card)} to pull the spades still out: {why}")
     # A short side suit, to cut it later, when I have spades to spare.
     if my_spades >= 2:
         for suit in NON_SPADE_SUITS:
