@@ -99,14 +99,16 @@ def estimate_tricks(hand: int, jokers: bool = False) -> float:
     low = len(low_values)
     shortness = sum(_CUTS_BY_LENGTH[min(lengths[s], 3)] for s in (0, 1, 2))
     best = sum(low_values)
-    for rate, used in ((0.8, min(low, max(0, n - 3))), (0.75, min(float(low), shortness))):
+    # Length tricks start after a fair share of the deck's spades: 3 of 13, 4 of 15 (jokers).
+    long_from = 4 if jokers else 3
+    for rate, used in ((0.8, min(low, max(0, n - long_from))), (0.75, min(float(low), shortness))):
         # The lowest spades do the length or cutting work; the others keep their rank value.
         best = max(best, rate * used + sum(low_values[int(used + 0.5):]))
     total += best
     # Spade length decides who controls the hand beyond what the cards above count: a hand
     # short in spades sees its side winners cut, a long one makes extra tricks late.  Measured
     # on Normal's self-play, each spade above or below three is worth about a quarter trick.
-    total += _SPADE_LENGTH_WEIGHT * (n - 3)
+    total += _SPADE_LENGTH_WEIGHT * (n - (3.5 if jokers else 3))
     return max(0.0, min(total, 13.0))
 
 

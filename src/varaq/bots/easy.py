@@ -60,7 +60,7 @@ def rough_tricks(hand: int, jokers: bool) -> float:
             tricks += 1.0
         elif rank == 11:
             tricks += 0.8 if lengths[suit] >= 2 else 0.5
-    tricks += max(0, lengths[SPADES] - 3)
+    tricks += max(0, lengths[SPADES] - (4 if jokers else 3))
     return tricks
 
 
