@@ -411,7 +411,7 @@ def _lead_for_cover(t: _Table) -> Decision:
             return Decision(card, f"Lead {SUIT_NAMES[suit]}: partner is void and can discard")
     # Otherwise lead my strongest card (fewest higher cards out), so partner goes under it.
     card = min(_cards(t.legal), key=lambda c: (k.higher_out(c), -ORDER[jokers][c]))
-    return Decision(card, f"Lead the {_name(card)} high so partner's nil can play under it")
+    return Decision(card, f"Lead the {_name(card)}, my strongest, for partner's nil to go under")
 
 
 # -- an opponent's nil
@@ -531,7 +531,7 @@ def _follow_to_win(t: _Table, why: str) -> Decision:
 def _follow_to_duck(t: _Table, why: str) -> Decision:
     k, jokers = t.k, t.jokers
     if k.winning_seat == t.mate:
-        return _follow_low(t, f"partner is winning and {why}")
+        return _follow_low(t, "partner is winning this trick")
     under = t.legal & ~t.winners()
     if under:
         if t.led >= 0 and under & SUIT_MASKS[t.led]:
