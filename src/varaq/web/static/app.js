@@ -5,14 +5,16 @@
 // action the server refuses shows the server's own one-line reason, and nothing changes.
 
 import { api, GameSocket, Refusal } from "./connection.js";
+import { SEAT_WORDS, cardBack, cardName, cardPicture, drawFace } from "./cards.js";
+import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
 import {
-  SEAT_WORDS, cardBack, cardName, cardPhrase, cardPicture, drawFace,
-} from "./cards.js";
+  cell, handHeadline, historyTable, runningTotals, summaryTable,
+} from "./scoresheet.js";
+import { bidWords, eventWords } from "./words.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SEATS = ["N", "E", "S", "W"];
 const SIDE_SEATS = { NS: ["N", "S"], EW: ["E", "W"] };
-const SIDE_WORDS = { NS: "North and South", EW: "East and West" };
 const DEFAULT_NAMES = { N: "Partner", E: "East", S: "You", W: "West" };
 
 // "?fast" (kept for the tab's session) shortens the animations: the browser tests use it.
@@ -64,65 +66,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function nameOf(seat) {
   return game.names[seat] || SEAT_WORDS[seat];
-}
-
-/** "You play" but "West plays". */
-function says(seat, you, other) {
-  return `${nameOf(seat)} ${seat === "S" ? you : other}`;
-}
-
-function bidWords(bid) {
-  if (bid === null || bid === undefined) return "—";
-  if (bid === "blind") return "Blind nil";
-  if (bid === 0 || bid === "nil") return "Nil";
-  return `Bid ${bid}`;
-}
-
-function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
-}
-
-function eventWords(event, view) {
-  const seat = event.seat;
-  const parts = [];
-  switch (event.kind) {
-    case "play":
-      parts.push(`${says(seat, "play", "plays")} ${cardPhrase(event.action)}.`);
-      if (event.trick) parts.push(`${says(event.trick.winner, "win", "wins")} the trick.`);
-      break;
-    case "bid":
-      parts.push(event.action === "nil"
-        ? `${says(seat, "bid", "bids")} nil.`
-        : `${says(seat, "bid", "bids")} ${String(event.action).replace("bid ", "")}.`);
-      break;
-    case "blind_nil":
-      parts.push(`${says(seat, "bid", "bids")} blind nil!`);
-      break;
-    case "look":
-      parts.push(`${says(seat, "look", "looks")} at the cards.`);
-      break;
-    case "pass":
-      parts.push(seat === "S" && event.action
-        ? `You pass ${cardPhrase(event.action)}.`
-        : `${says(seat, "pass", "passes")} a card.`);
-      break;
-    case "deal":
-      parts.push(`${says(seat, "deal", "deals")} hand ${view ? view.hand_no : ""}.`.replace(" .", "."));
-      break;
-    case "concede": {
-      const side = event.side || event.seat;
-      parts.push(side === "NS" ? "You concede." : `${SIDE_WORDS[side] || "A side"} concede.`);
-      break;
-    }
-    default:
-      break;
-  }
-  if (event.hand) {
-    const s = event.hand.score;
-    parts.push(`Hand over: us ${signed(s.NS)}, them ${signed(s.EW)}.`);
-  }
-  if (event.winner) parts.push(`${SIDE_WORDS[event.winner]} win the match.`);
-  return parts.join(" ");
 }
 
 function announce(text) {
@@ -459,86 +402,6 @@ function rerender() {
 
 // ---------------------------------------------------------------- hand summary and match end
 
-function runningTotals(view) {
-  // Totals after each hand, counted back from the current totals (a game may start from a
-  // score other than 0 to 0).
-  const out = [];
-  let ns = view.totals.NS;
-  let ew = view.totals.EW;
-  for (let i = view.history.length - 1; i >= 0; i--) {
-    out[i] = { NS: ns, EW: ew };
-    ns -= view.history[i].score.NS;
-    ew -= view.history[i].score.EW;
-  }
-  return out;
-}
-
-function cell(tag, text, className) {
-  const node = document.createElement(tag);
-  node.textContent = text;
-  if (className) node.className = className;
-  return node;
-}
-
-function row(label, ns, ew, className) {
-  const tr = document.createElement("tr");
-  if (className) tr.className = className;
-  tr.append(cell("th", label), cell("td", ns), cell("td", ew));
-  return tr;
-}
-
-function summaryTable(view, hand, totals) {
-  const table = document.createElement("table");
-  table.className = "summary";
-  const head = document.createElement("tr");
-  head.append(cell("th", ""), cell("th", "Us (N·S)"), cell("th", "Them (E·W)"));
-  table.append(head);
-  const per = (side, fn) => SIDE_SEATS[side].map(fn).join(" · ");
-  const seatBid = (s) => {
-    const b = hand.bids[s];
-    return `${s} ${b === "blind" ? "blind nil" : b}`;
-  };
-  table.append(row("Bids", per("NS", seatBid), per("EW", seatBid)));
-  table.append(row("Tricks", per("NS", (s) => `${s} ${hand.tricks[s]}`),
-    per("EW", (s) => `${s} ${hand.tricks[s]}`)));
-  const contract = (side) => {
-    const made = hand.made[side];
-    if (made === null || made === undefined) return "no contract";
-    return `${hand.contract[side]} ${made ? "made" : "set"}`;
-  };
-  table.append(row("Contract", contract("NS"), contract("EW"), "contract"));
-  const nils = (side) => SIDE_SEATS[side]
-    .filter((s) => s in hand.nil)
-    .map((s) => `${nameOf(s)}: ${hand.bids[s] === "blind" ? "blind nil" : "nil"} ${
-      hand.nil[s] ? "made" : "failed"}`)
-    .join(", ") || "—";
-  table.append(row("Nil", nils("NS"), nils("EW")));
-  table.append(row("Bags", `+${hand.new_bags.NS} (now ${hand.bags.NS})`,
-    `+${hand.new_bags.EW} (now ${hand.bags.EW})`));
-  const penalty = (side) => (hand.penalties[side] ? `${hand.penalties[side]} × bag penalty` : "—");
-  table.append(row("Penalties", penalty("NS"), penalty("EW")));
-  table.append(row("Points", signed(hand.score.NS), signed(hand.score.EW), "points"));
-  table.append(row("Total", String(totals.NS), String(totals.EW), "total"));
-  return table;
-}
-
-function historyTable(view, node) {
-  const totals = runningTotals(view);
-  const head = document.createElement("tr");
-  head.append(cell("th", "Hand"), cell("th", "Us"), cell("th", "Them"));
-  const rows = view.history.map((h, i) => {
-    const tr = document.createElement("tr");
-    tr.append(cell("td", String(i + 1)));
-    for (const side of ["NS", "EW"]) {
-      const td = cell("td", String(totals[i][side]));
-      td.append(cell("small", ` (${signed(h.score[side])})`));
-      tr.append(td);
-    }
-    return tr;
-  });
-  node.replaceChildren(head, ...rows);
-}
-
 function openDialog(dialog) {
   if (!dialog.open) dialog.showModal();
 }
@@ -555,7 +418,7 @@ function showDialogsFor(view) {
     const hand = view.history[view.history.length - 1];
     const totals = runningTotals(view)[view.history.length - 1];
     $("#summary-title").textContent = `Hand ${view.history.length} — ${handHeadline(hand)}`;
-    $("#summary-body").replaceChildren(summaryTable(view, hand, totals));
+    $("#summary-body").replaceChildren(summaryTable(hand, totals, nameOf));
     historyTable(view, $("#history-table"));
     if (!summary.open) {
       openDialog(summary);
@@ -576,7 +439,7 @@ function showDialogsFor(view) {
     const hand = view.history[view.history.length - 1];
     const body = $("#over-body");
     if (hand && view.conceded === null) {
-      body.replaceChildren(summaryTable(view, hand, runningTotals(view)[view.history.length - 1]));
+      body.replaceChildren(summaryTable(hand, runningTotals(view)[view.history.length - 1], nameOf));
     } else {
       body.replaceChildren();
     }
@@ -592,13 +455,6 @@ function showDialogsFor(view) {
   }
 }
 
-function handHeadline(hand) {
-  const us = hand.made.NS;
-  if (us === true) return `contract made, ${signed(hand.score.NS)}`;
-  if (us === false) return `set, ${signed(hand.score.NS)}`;
-  return `${signed(hand.score.NS)} to us`;
-}
-
 // ---------------------------------------------------------------- events from the server
 
 function acceptState(state) {
@@ -610,7 +466,7 @@ function acceptState(state) {
   game.queue = [];
   game.generation += 1;
   const missed = (state.events || []).filter((e) => e.version > previous);
-  if (previous && missed.length) announce(missed.map((e) => eventWords(e, state.view)).join(" "));
+  if (previous && missed.length) announce(missed.map((e) => eventWords(e, state.view, nameOf)).join(" "));
   render(state.view);
 }
 
@@ -671,7 +527,7 @@ async function pump() {
     while (game.queue.length && current()) {
       const { event, view } = game.queue.shift();
       if (game.hint && game.hint.version !== game.version) game.hint = null;
-      announce(eventWords(event, view));
+      announce(eventWords(event, view, nameOf));
       if (event.kind === "play" && event.trick) {
         render(view, { trickOverride: event.trick });
         await sleep(PACE.trick);
@@ -939,72 +795,6 @@ function buildBidGrid() {
 }
 
 // ---------------------------------------------------------------- new game
-
-let presetInfo = null;
-
-async function loadPresets() {
-  if (presetInfo) return presetInfo;
-  try {
-    presetInfo = await api.presets();
-  } catch {
-    presetInfo = { presets: { classic: {}, short: {}, varaq: {}, daily: {} }, options: {} };
-  }
-  const select = $("#preset-select");
-  select.replaceChildren(...Object.keys(presetInfo.presets).map((name) => {
-    const option = document.createElement("option");
-    option.value = name;
-    option.textContent = name[0].toUpperCase() + name.slice(1);
-    return option;
-  }));
-  select.value = presetInfo.presets.classic ? "classic" : select.value;
-  fillCustom();
-  return presetInfo;
-}
-
-function presetSpec() {
-  const spec = presetInfo && presetInfo.presets[$("#preset-select").value];
-  return spec && typeof spec === "object" ? spec : {};
-}
-
-const CUSTOM_NUMBERS = ["target", "bag_limit", "bag_penalty", "mercy", "min_team_bid", "boston_bonus"];
-const CUSTOM_SWITCHES = ["blind_nil", "two_clubs_leads", "jokers"];
-
-/** Show the chosen preset's values in the custom form, so a custom table starts from it. */
-function fillCustom() {
-  const spec = presetSpec();
-  const form = $("#new-game-form");
-  form.elements.no_nil.checked = spec.nil === false;
-  for (const name of CUSTOM_SWITCHES) form.elements[name].checked = Boolean(spec[name]);
-  for (const name of CUSTOM_NUMBERS) {
-    form.elements[name].value = spec[name] === null || spec[name] === undefined ? "" : spec[name];
-  }
-  const bits = [];
-  if (spec.target) bits.push(`to ${spec.target}`);
-  if (spec.blind_nil) bits.push("blind nil");
-  if (spec.exchange) bits.push(`exchange ${spec.exchange}`);
-  if (spec.nil === false) bits.push("no nil");
-  if (spec.nil_bags_score) bits.push("nil tricks score");
-  $("#preset-summary").textContent = spec.label ? `${spec.label}: ${bits.join(", ")}` : bits.join(", ");
-}
-
-function rulesFromForm() {
-  const form = $("#new-game-form");
-  const preset = $("#preset-select").value;
-  if (!$("#custom-toggle").checked) return preset;
-  const spec = presetSpec();
-  const rules = { preset };
-  const set = (key, value) => {
-    if (spec[key] === undefined || spec[key] !== value) rules[key] = value;
-  };
-  set("nil", !form.elements.no_nil.checked);
-  for (const name of CUSTOM_SWITCHES) set(name, form.elements[name].checked);
-  for (const name of CUSTOM_NUMBERS) {
-    const raw = form.elements[name].value.trim();
-    if (raw === "" && name !== "mercy") continue;
-    set(name, raw === "" ? null : Number(raw));
-  }
-  return rules;
-}
 
 async function openNewGame() {
   closeDialog($("#over-dialog"));

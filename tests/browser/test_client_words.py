@@ -1,0 +1,77 @@
+"""The client's words agree with the engine's: card names, and the sentences it announces.
+
+A card button's accessible name ("Queen of hearts") is built in ``static/cards.js``; the
+engine names cards in ``varaq.cards.card_name``.  Both must say the same thing, or a screen
+reader and a hint would disagree.  These run the real modules under Node (no browser needed).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from varaq.cards import card_name, card_text
+from varaq.web.app import STATIC_DIR
+
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
+
+
+def run_module(tmp_path: Path, script: str) -> Any:
+    """Run ``script`` (an ES module that prints JSON) beside a copy of the client's modules."""
+    for source in STATIC_DIR.glob("*.js"):
+        shutil.copy(source, tmp_path / source.name)
+    (tmp_path / "package.json").write_text('{"type": "module"}')
+    (tmp_path / "check.js").write_text(script)
+    assert NODE
+    out = subprocess.run(
+        [NODE, str(tmp_path / "check.js")],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout
+    return json.loads(out)
+
+
+def test_client_card_names_match_the_engine(tmp_path: Path) -> None:
+    codes = [card_text(c) for c in range(54)]
+    names = run_module(tmp_path, (
+        'import { cardName, cardPhrase } from "./cards.js";'
+        f"const codes = {json.dumps(codes)};"
+        "console.log(JSON.stringify(codes.map((c) => [cardName(c), cardPhrase(c)])));"
+    ))
+    for card, (name, phrase) in zip(range(54), names, strict=True):
+        assert name == card_name(card)
+        assert phrase == f"the {card_name(card).lower()}"
+
+
+def test_announcements_name_the_player_the_card_and_the_winner(tmp_path: Path) -> None:
+    events = [
+        {"kind": "play", "seat": "W", "action": "9S", "trick": None},
+        {"kind": "play", "seat": "S", "action": "QH",
+         "trick": {"leader": "E", "cards": ["2H", "5H", "QH", "9S"], "winner": "W"}},
+        {"kind": "bid", "seat": "E", "action": "bid 4"},
+        {"kind": "bid", "seat": "S", "action": "nil"},
+        {"kind": "blind_nil", "seat": "N", "action": "blind nil"},
+        {"kind": "pass", "seat": "N", "action": None},
+        {"kind": "concede", "seat": None, "side": "NS", "winner": "EW"},
+    ]
+    sentences = run_module(tmp_path, (
+        'import { eventWords } from "./words.js";'
+        f"const names = {json.dumps(NAMES)};"
+        f"const events = {json.dumps(events)};"
+        "console.log(JSON.stringify(events.map((e) => eventWords(e, null, (s) => names[s]))));"
+    ))
+    assert sentences == [
+        "West plays the nine of spades.",
+        "You play the queen of hearts. West wins the trick.",
+        "East bids 4.",
+        "You bid nil.",
+        "Partner bids blind nil!",
+        "Partner passes a card.",
+        "You concede. East and West win the match.",
+    ]
