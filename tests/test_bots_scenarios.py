@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from varaq import Game, parse_card, parse_hand
-from varaq.actions import BID, NIL_BID
+from varaq import Game, Rules, parse_card, parse_hand
+from varaq.actions import BID, BLIND_NIL, LOOK, NIL_BID
 from varaq.bots import make_bot
 from varaq.bots.bidding import estimate_tricks
 from varaq.cards import RANK_OF, SPADE_MASK, SUIT_OF
@@ -186,3 +186,58 @@ def test_easy_bids_roughly_but_near_the_hand() -> None:
     bids = {_decide("easy", view, seed) - BID for seed in range(30)}
     assert bids <= {5, 6, 7}
     assert len(bids) > 1, "Easy's bids vary a little"
+
+
+def _blind_game(rules: Rules, totals: tuple[int, int]) -> Game:
+    g = Game(rules, seed=1, totals=totals)
+    g.deal(hands=[parse_hand(h) for h in NIL_COVER], dealer=W)
+    return g
+
+
+def test_normal_bids_blind_nil_when_trailing_with_an_exchange() -> None:
+    g = _blind_game(Rules.named("classic"), totals=(100, 250))
+    assert g.phase_name == "blind" and g.turn == N
+    view = g.view(N)
+    assert view.cards_hidden and view.hand == 0
+    assert _decide("normal", view) == BLIND_NIL
+
+
+def test_normal_looks_when_a_blind_nil_is_not_worth_it() -> None:
+    # No exchange, trailing by 120 and the opponents far from the target: look.
+    g = _blind_game(Rules.named("classic").with_options(exchange=0), totals=(0, 120))
+    assert g.phase_name == "blind"
+    assert _decide("normal", g.view(g.turn)) == LOOK
+    # Far behind (300): blind nil even without an exchange.
+    g = _blind_game(Rules.named("classic").with_options(exchange=0), totals=(0, 300))
+    assert _decide("normal", g.view(g.turn)) == BLIND_NIL
+
+
+def test_blind_nil_exchange_low_cards_over_and_dangers_back() -> None:
+    g = _blind_game(Rules.named("classic"), totals=(100, 250))
+    g.apply(BLIND_NIL, seat=N)
+    for seat in (E, S, W):
+        g.apply(bid_action(g, seat), seat=seat)
+    assert g.phase_name == "exchange" and g.turn == S
+    bot = make_bot("normal")
+    rng = random.Random(0)
+    given = 0
+    while g.turn == S and g.phase_name == "exchange":
+        card = bot.act(g.view(S), rng)
+        given |= 1 << card
+        g.apply(card)
+    # S passes its two lowest side cards (the six and seven of hearts), never an honour.
+    assert given == parse_hand("6H 7H")
+    assert g.turn == N
+    back = 0
+    while g.phase_name == "exchange":
+        card = bot.act(g.view(N), rng)
+        back |= 1 << card
+        g.apply(card)
+    # N passes back its most dangerous cards: its highest heart and its highest spade.
+    assert back == parse_hand("9H 4S")
+    assert g.phase_name == "play"
+
+
+def bid_action(g: Game, seat: int) -> int:
+    """Normal's bid for ``seat`` in ``g`` (a helper so the exchange test bids like a table)."""
+    return _decide("normal", g.view(seat))
