@@ -281,16 +281,19 @@ class _Table:
         # A nil bidder's tricks never count for the contract: once its nil is broken it only
         # takes tricks to set the opponents, and leaves the rest to its partner.
         broken_nil = self.view.bids[self.seat] == 0
-        if self.need > 0 and not broken_nil:
-            if self.need >= self.left:
+        if 0 < self.need <= self.left and not broken_nil:
+            if self.need == self.left:
                 return True, "we need every trick left for the contract"
             return True, f"we still need {self.need} for the contract"
+        # Tricks only matter now if they can still set the opponents' contract.
         opp_contract = self.k.contract[1 - self.side]
-        if opp_contract and self.opp_need > 0:
+        if opp_contract and 0 < self.opp_need <= self.left:
             to_set = self.left - self.opp_need + 1
             bag_room = self.bag_limit - self.bags if self.penalty else 99
-            if to_set <= self.left and (to_set <= 2 or bag_room > to_set):
+            if to_set <= 2 or bag_room > to_set:
                 return True, f"the opponents still need {self.opp_need} and can be set"
+        if self.need > self.left and not broken_nil:
+            return False, "our contract is lost and the opponents cannot be set"
         if self.penalty and self.bags >= self.bag_limit - 3:
             return False, f"we have {self.bags} bags and the contract is safe"
         return False, "the contract is made and overtricks are bags"
