@@ -289,7 +289,9 @@ class _Table:
         opp_contract = self.k.contract[1 - self.side]
         if opp_contract and 0 < self.opp_need <= self.left:
             to_set = self.left - self.opp_need + 1
-            bag_room = self.bag_limit - self.bags if self.penalty else 99
+            # A side already set collects no bags, so only then is bag room no concern.
+            lost = self.need > self.left and not broken_nil
+            bag_room = self.bag_limit - self.bags if self.penalty and not lost else 99
             if to_set <= 2 or bag_room > to_set:
                 return True, f"the opponents still need {self.opp_need} and can be set"
         if self.need > self.left and not broken_nil:
