@@ -19,7 +19,9 @@ Inferences drawn:
 - who could hold what (``possible``): the unseen cards minus the suits a seat is void in and
   minus the cards known to be elsewhere;
 - the master (highest card still in play) of each suit, and whether a card in a trick can
-  still be beaten by the seats yet to play;
+  still be beaten by the seats yet to play: strictly (:meth:`Knowledge.holds_up`, any void
+  not ruled out counts) or the way a player reads it (:meth:`Knowledge.likely_holds`, a cut
+  counts only from a shown void or when few cards of the suit are out);
 - each side's contract and the tricks it still needs, and which nil bids are still alive.
 
 >>> from varaq import Game
