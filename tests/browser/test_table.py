@@ -111,6 +111,9 @@ def test_keyboard_plays_a_whole_hand_to_the_summary(page: Page, server: Server) 
     game_id = server.new_game(level="easy", rules="varaq")
     open_game(page, server.base, game_id)
     wait_for_bid(page)
+    # A screen reader hears that the table waits for South; the tab's title says so too.
+    expect(page.locator("#announcer")).to_contain_text("Your bid.")
+    expect(page).to_have_title(re.compile(r"^● Your turn"))
     page.keyboard.press("2")  # typing a number bids it
     expect(page.locator("#seat-S .seat-bid")).to_have_text("Bid 2")
     played = 0

@@ -56,6 +56,8 @@ const game = {
   bidDigits: "",
   bidTimer: null,
   lastPointer: "mouse",
+  /** The version at which "your turn" was last announced. */
+  turnAnnounced: -1,
   drag: null,
   suppressClickUntil: 0,
 };
@@ -74,7 +76,7 @@ function announce(text) {
   const line = document.createElement("p");
   line.textContent = text;
   region.append(line);
-  while (region.childElementCount > 4) region.firstElementChild.remove();
+  while (region.childElementCount > 12) region.firstElementChild.remove();
 }
 
 let toastTimer = null;
@@ -150,7 +152,6 @@ function renderScorebar(view) {
     box.classList.toggle("leading", view.totals[side] > view.totals[side === "NS" ? "EW" : "NS"]);
   }
   $("#target").textContent = `Target ${view.target}`;
-  document.title = `Varaq · Us ${view.totals.NS} – Them ${view.totals.EW}`;
   $("#hand-no").textContent = `Hand ${view.hand_no || 1}`;
   $("#broken").hidden = !(view.phase === "play" && view.broken);
   const badges = $("#badges");
@@ -393,6 +394,14 @@ function render(view, { trickOverride = null } = {}) {
   $("#table").dataset.phase = view.phase;
   $("#table").dataset.turn = view.turn || "";
   $("#table").dataset.busy = legal.size === 0 && view.turn === "S" ? "true" : "false";
+  const myMove = legal.size > 0;
+  document.title = `${myMove ? "● Your turn · " : ""}Varaq · Us ${view.totals.NS} – Them ${
+    view.totals.EW}`;
+  if (myMove && game.turnAnnounced !== game.version) {
+    // Once per position, so a screen reader hears when the table waits for South.
+    game.turnAnnounced = game.version;
+    announce(statusText(view));
+  }
   if (!game.animating && !game.queue.length) showDialogsFor(view);
 }
 
