@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 from varaq import Game, Rules, parse_card, parse_hand
 from varaq.actions import BID, BLIND_NIL
+from varaq.bots import make_bot
 from varaq.bots.knowledge import Knowledge, beats, highest, lowest
-from varaq.cards import CLUBS, DIAMONDS, HEARTS, SPADE_MASK, SPADES, STANDARD_DECK
+from varaq.cards import CLUBS, DIAMONDS, HEARTS, SPADE_MASK, SPADES, STANDARD_DECK, SUIT_MASKS
 from varaq.seats import E, N, S, W
 
 # Dealer W, so N bids and leads first.  Each hand is built so the tests can steer the play.
@@ -165,3 +168,29 @@ def test_jokers_are_the_top_spades() -> None:
     k = Knowledge.from_view(g.view(N))
     assert k.master(SPADES) == parse_card("BJ")
     assert k.spades_out + (g.hands[N] & SPADE_MASK).bit_count() == 15
+
+
+def test_inferences_are_never_wrong_in_random_games() -> None:
+    """Whatever a seat infers holds for the real cards: known cards are held, held cards are
+    possible, and a seat marked void really has none of the suit."""
+    for preset in ("classic", "varaq"):
+        rules = Rules.named(preset)
+        for seed in range(25):
+            g = Game(rules.with_options(jokers=seed % 2 == 1), seed=seed, totals=(0, 250))
+            g.deal()
+            bot = make_bot("random")
+            rng = random.Random(seed)
+            while g.phase_name not in ("deal", "over"):
+                for seat in range(4):
+                    view = g.view(seat)
+                    if view.cards_hidden:
+                        continue
+                    k = Knowledge.from_view(view)
+                    for s in range(4):
+                        held = g.hands[s]
+                        assert k.known[s] & ~held == 0, (seed, seat, s)
+                        assert held & ~k.possible[s] == 0, (seed, seat, s)
+                        for suit in range(4):
+                            if k.voids[s] >> suit & 1 and s != seat:
+                                assert not held & SUIT_MASKS[suit], (seed, seat, s, suit)
+                g.apply(bot.act(g.view(g.turn), rng))

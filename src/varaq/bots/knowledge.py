@@ -232,22 +232,36 @@ class Knowledge:
                 mask &= ~known[mate]
             mask |= known[s]
             possible[s] = mask
+        others_seats = [s for s in range(4) if s != seat]
+        left = view.cards_left
+        for _ in range(2):
+            for s in others_seats:
+                # A seat with no cards left holds nothing; a seat that may hold exactly as
+                # many cards as it has left holds all of them.
+                if left[s] == 0:
+                    possible[s] = 0
+                elif possible[s].bit_count() == left[s]:
+                    known[s] |= possible[s]
+                elif known[s].bit_count() == left[s]:
+                    possible[s] = known[s]
+            for s in others_seats:
+                # A card only one other seat can hold is surely there, and nowhere else.
+                rest = 0
+                for o in others_seats:
+                    if o != s:
+                        rest |= possible[o]
+                known[s] |= possible[s] & ~rest
+            for s in others_seats:
+                taken = 0
+                for o in others_seats:
+                    if o != s:
+                        taken |= known[o]
+                possible[s] &= ~taken | known[s]
         # A seat that cannot hold any card of a suit is void in it, known or not.
-        for s in range(4):
-            if s == seat:
-                continue
+        for s in others_seats:
             for suit in range(4):
                 if not possible[s] & SUIT_MASKS[suit]:
                     voids[s] |= 1 << suit
-        # A card only one other seat can hold is surely there.
-        for s in range(4):
-            if s == seat:
-                continue
-            others = 0
-            for o in range(4):
-                if o not in (s, seat):
-                    others |= possible[o]
-            known[s] |= possible[s] & ~others
         bids = view.bids
         contract = [0, 0]
         contract_taken = [0, 0]
