@@ -29,11 +29,13 @@ Everything runs on integer bit masks (see :mod:`varaq.cards`); rules that matter
 honoured: follow suit, no spade lead before spades are broken unless the leader holds only spades,
 the Big Joker Little Joker trump order, and the 2♣ opening lead (only for the first trick).
 
->>> from varaq.cards import parse_hand
->>> hands = [parse_hand("AS 2H"), parse_hand("KS 3H"), parse_hand("QS 4H"), parse_hand("JS 5H")]
->>> r = solve(hands, leader=0, broken=True)
->>> r.tricks, r.side
-(2, 0)
+>>> from varaq.cards import card_text, parse_hand
+>>> hands = [parse_hand("AS AH"), parse_hand("2S 3D"), parse_hand("4D 5D"), parse_hand("6D 7D")]
+>>> r = solve(hands, leader=0, broken=True)   # N draws E's last trump, then the AH holds
+>>> r.tricks, card_text(r.best_card)
+(2, 'AS')
+>>> solve(hands, leader=0, broken=False).tricks   # the AH must be led first, and E cuts it
+1
 """
 
 from __future__ import annotations
