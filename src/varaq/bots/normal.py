@@ -515,6 +515,11 @@ def _follow_to_win(t: _Table, why: str) -> Decision:
             return Decision(
                 card, f"{verb} with the {_name(card)}: partner's card could be beaten, mine holds"
             )
+        following = [c for c in _cards(over) if SUIT_OF[c] == t.led and t.led != SPADES]
+        if following and t.pos == 2 and not k.is_master(k.winning_card):
+            # Third hand high: make the last opponent spend a high card to beat us.
+            card = max(following, key=lambda c: ORDER[jokers][c])
+            return Decision(card, f"Play the {_name(card)}, third hand high over partner: {why}")
         return _follow_low(t, "partner is winning and I will not cut a partner")
     if sure:
         card = min(sure, key=lambda c: POWER[jokers][t.led][c])
