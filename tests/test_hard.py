@@ -203,3 +203,14 @@ def test_cheater_plays_whole_hands_legally_and_sees_every_card() -> None:
         assert full.hands == g.hands  # it reads the game, never changes it
         g.apply(action)
     assert sum(g.log[-1].result.tricks) == 13
+
+
+def test_hard_covers_partners_nil_by_winning_over_it() -> None:
+    # S bid nil and has taken nothing.  W led the 5H; N (Hard) holds AH 2H and plays before E
+    # and S: the AH takes the trick, so S can follow with any heart; the 2H leaves S exposed.
+    hands = [parse_hand("AH 2H 3C"), parse_hand("3H KC QC"), parse_hand("9H TH 4C"),
+             parse_hand("JC 8D")]
+    g = _endgame(hands, leader=3, trick=["5H"], bids=[5, 3, 0, 4], taken=[4, 3, 0, 3])
+    decision = HardBot(samples=20, use_bids=False).decide(g.view(0), random.Random(2))
+    assert decision.action == parse_card("AH")
+    assert "partner's nil" in decision.reason
