@@ -187,7 +187,7 @@ def _hand_text(h: HandAnalysis, cards: int) -> str:
     lines = [f"Hand {h.hand}: {h.solved} positions solved (last {cards} tricks)"]
     if h.skipped_nil:
         lines[0] += f", {h.skipped_nil} skipped while a nil was alive"
-    if not h.costly:
+    if h.solved and not h.costly:
         lines.append("  every card solved was a best card")
     for c in h.costly:
         tricks = "trick" if c.cost == 1 else "tricks"
