@@ -13,7 +13,7 @@ import re
 import httpx
 import pytest
 from harness import Console, Server, shot
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 from table_driver import (
     cards_in_hand,
     click_card,
@@ -349,3 +349,54 @@ def test_forged_game_id_shows_the_refusal_and_the_home_page(
     expect(page.locator("#toast")).to_have_text(reason)
     expect(page.get_by_role("button", name="New game")).to_be_visible()
     expect(page).to_have_url(f"{server.base}/")
+
+
+def test_lost_event_and_dropped_socket_are_recovered(page: Page, server: Server) -> None:
+    """A gap in versions makes the page ask again; a dropped socket is reopened with a hello."""
+    hellos: list[int] = []
+    sockets: list[WebSocketRoute] = []
+    lost: list[int] = []
+
+    def relay(ws: WebSocketRoute) -> None:
+        sockets.append(ws)
+        upstream = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            doc = json.loads(message)
+            if doc.get("type") == "hello":
+                hellos.append(doc["version"])
+            upstream.send(message)
+
+        def to_page(message: str | bytes) -> None:
+            doc = json.loads(message)
+            # Lose one event from the computer players, once.
+            if doc.get("type") == "event" and doc["event"]["seat"] != "S" and not lost:
+                lost.append(doc["version"])
+                return
+            ws.send(message)
+
+        ws.on_message(to_server)
+        upstream.on_message(to_page)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), relay)
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    bid(page, "Bid 3")
+    assert play_with_mouse(page, max_cards=2) == 2
+    assert lost, "no event was lost"
+    assert len(hellos) >= 2, "the page did not ask again after the gap"
+
+    sockets[-1].close()
+    assert play_with_mouse(page, max_cards=2) == 2
+    assert len(sockets) >= 2, "the page did not reopen the socket"
+    wait_until_ready(page)
+    state = server.state(game_id)
+    assert sorted(cards_in_hand(page)) == sorted(
+        card_name_of(code) for code in state["view"]["hand"]
+    )
+
+
+def card_name_of(code: str) -> str:
+    from varaq.cards import card_name, parse_card
+
+    return card_name(parse_card(code))
