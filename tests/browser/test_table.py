@@ -28,6 +28,8 @@ from table_driver import (
     wait_until_ready,
 )
 
+from varaq.cards import card_name, parse_card
+
 pytestmark = pytest.mark.browser
 
 CARD_NAME = re.compile(
@@ -392,11 +394,5 @@ def test_lost_event_and_dropped_socket_are_recovered(page: Page, server: Server)
     wait_until_ready(page)
     state = server.state(game_id)
     assert sorted(cards_in_hand(page)) == sorted(
-        card_name_of(code) for code in state["view"]["hand"]
+        card_name(parse_card(code)) for code in state["view"]["hand"]
     )
-
-
-def card_name_of(code: str) -> str:
-    from varaq.cards import card_name, parse_card
-
-    return card_name(parse_card(code))
