@@ -134,7 +134,7 @@ def bid_for(view: View) -> tuple[int, str]:
             limit += 0.2  # a strong partner can cover
         if theirs - ours >= 150:
             limit += 0.2  # behind: the 100 points are worth the risk
-        if allowed and danger < limit and estimate < 2.5:
+        if allowed and danger < limit and estimate < 3.0:
             return 0, "Nil: no high spade and every high card has low cards to hide behind"
 
     value = estimate
