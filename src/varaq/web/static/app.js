@@ -570,7 +570,8 @@ function awaitEvents(state) {
   }, 1500);
 }
 
-async function send(intent, request) {
+/** Send one request; a refusal shows the server's reason (and a stale version resyncs). */
+async function send(request) {
   if (game.sending) return;
   game.sending = true;
   game.lifted = null;
@@ -599,13 +600,13 @@ async function resync() {
 }
 
 function act(action) {
-  return send(action, () => api.act(game.id, action, game.version));
+  return send(() => api.act(game.id, action, game.version));
 }
 
 function nextHand() {
   game.summaryClosedFor = -1;
   closeDialog($("#summary-dialog"));
-  return send("next", () => api.next(game.id, game.version));
+  return send(() => api.next(game.id, game.version));
 }
 
 async function passPicked() {
@@ -615,7 +616,7 @@ async function passPicked() {
   for (const card of picks) {
     // Each card is its own action, made on the state our previous card produced; stop at the
     // first refusal.
-    const state = await send(card, () => api.act(game.id, card, version));
+    const state = await send(() => api.act(game.id, card, version));
     if (!state) break;
     version = state.version;
   }
@@ -923,7 +924,7 @@ function wire() {
   $("#concede-cancel").addEventListener("click", () => closeDialog($("#concede-dialog")));
   $("#concede-confirm").addEventListener("click", () => {
     closeDialog($("#concede-dialog"));
-    send("concede", () => api.concede(game.id));
+    send(() => api.concede(game.id));
   });
   $("#exchange-send").addEventListener("click", passPicked);
   for (const button of document.querySelectorAll("#blind-panel [data-action]")) {
