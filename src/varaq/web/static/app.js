@@ -235,9 +235,9 @@ function partnerOf(seat) {
   return SEATS[(SEATS.indexOf(seat) + 2) % 4];
 }
 
+/** Cards to pass in a blind nil exchange, as the server's view states it. */
 function exchangeSize(view) {
-  const badge = (view.badges || []).find((b) => b.startsWith("Exchange "));
-  return badge ? Number(badge.slice(9)) : 2;
+  return view.exchange || 0;
 }
 
 function renderPanel(view, legal) {
