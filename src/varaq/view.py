@@ -77,6 +77,7 @@ class View:
             "rules": self.rules.to_spec(),
             "badges": self.rules.badges(),
             "target": self.rules.target,
+            "exchange": self.rules.exchange if self.rules.blind_nil else 0,
             "phase": self.phase,
             "hand_no": self.hand_no,
             "dealer": seat[self.dealer],
