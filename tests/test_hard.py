@@ -116,7 +116,7 @@ def test_hard_keeps_its_nil_safe_by_playing_under() -> None:
     g = _endgame(hands, leader=3, trick=["KH", "3H", "4H"], bids=[4, 3, 0, 3], taken=[6, 2, 0, 2])
     decision = HardBot(samples=12).decide(g.view(2), random.Random(1))
     assert decision.action == parse_card("2H")
-    assert "nil" in decision.reason
+    assert "nil safe" in decision.reason and "layouts" in decision.reason
 
 
 def test_hard_draws_the_last_trump_before_cashing_its_winner() -> None:
@@ -127,7 +127,7 @@ def test_hard_draws_the_last_trump_before_cashing_its_winner() -> None:
     g = _endgame(hands, leader=2, trick=[], bids=[4, 3, 3, 3], taken=[3, 4, 2, 4])
     decision = HardBot(samples=30, use_bids=False).decide(g.view(2), random.Random(4))
     assert decision.action == parse_card("AS")
-    assert "contract" in decision.reason
+    assert "contract" in decision.reason and "layouts" in decision.reason
 
 
 def test_hard_bids_within_the_legal_bids_and_explains() -> None:
@@ -213,4 +213,15 @@ def test_hard_covers_partners_nil_by_winning_over_it() -> None:
     g = _endgame(hands, leader=3, trick=["5H"], bids=[5, 3, 0, 4], taken=[4, 3, 0, 3])
     decision = HardBot(samples=20, use_bids=False).decide(g.view(0), random.Random(2))
     assert decision.action == parse_card("AH")
-    assert "partner's nil" in decision.reason
+    assert "partner's nil" in decision.reason and "layouts" in decision.reason
+
+
+def test_hard_ducks_with_eight_bags_when_the_contract_is_safe() -> None:
+    # NS bid 4 and took 5: one bag already on top of the 8 carried.  W led the 5D; N holds
+    # AD 2D.  Winning with the AD brings the tenth bag and its penalty; the 2D ducks.
+    hands = [parse_hand("AD 2D"), parse_hand("9C 8C"), parse_hand("4H 3H"), parse_hand("7S")]
+    g = _endgame(hands, leader=3, trick=["5D"], bids=[2, 3, 2, 3], taken=[3, 3, 2, 3])
+    g.bags = [8, 0]
+    decision = HardBot(samples=20, use_bids=False).decide(g.view(0), random.Random(3))
+    assert decision.action == parse_card("2D")
+    assert "layouts" in decision.reason  # searched, not a fallback
