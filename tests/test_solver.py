@@ -186,7 +186,7 @@ def test_analysis_prices_the_cards_of_a_recorded_hand(tmp_path: Path) -> None:
     results = analyse_game(g, cards=4)
     assert len(results) == 1
     hand = results[0]
-    assert hand.solved + hand.skipped_nil == 16
+    assert hand.solved + hand.nil_positions == 16
     # Random play is bound to throw tricks away; each cost names a better legal card.
     assert hand.costly
     for c in hand.costly:
@@ -234,3 +234,43 @@ def test_solver_agrees_with_alpha_beta_on_five_card_endgames() -> None:
             # A table carried over from other deals (keys squeeze out the played cards) too.
             if not jokers:
                 assert shared[side].value(g.hands, g.leader, g.trick, g.broken) == expected
+
+
+def _brute_seat(g: Game, seat: int, side: int) -> int:
+    """Tricks ``seat`` alone takes from here when ``side`` maximises them and the other side
+    minimises them: the nil question, by plain minimax over the engine."""
+    if g.phase != PLAY:
+        return 0
+    before = g.taken[seat]
+    values = []
+    for card in g.legal_actions():
+        child = g.copy()
+        child.apply(card)
+        values.append(child.taken[seat] - before + _brute_seat(child, seat, side))
+    return max(values) if (g.turn & 1) == side else min(values)
+
+
+def test_nil_judgement_of_a_card_agrees_with_brute_force() -> None:
+    from varaq.analysis import _nil_cost
+
+    rng = random.Random(17)
+    seen = {"set": 0, "escaped": 0, "": 0}
+    for _ in range(80):
+        _, g = _random_endgame(rng, False, 3)
+        nil_seat = rng.randrange(4)
+        defence = 1 - (nil_seat & 1)
+        solver = Solver(defence, counted=[s == nil_seat for s in range(4)])
+        could = _brute_seat(g, nil_seat, defence) >= 1
+        for card in g.legal_actions():
+            child = g.copy()
+            child.apply(card)
+            can = child.taken[nil_seat] - g.taken[nil_seat] + _brute_seat(
+                child, nil_seat, defence) >= 1
+            verdict = _nil_cost(solver, g.hands, g.leader, g.trick, g.broken, card, g.turn,
+                                nil_seat)
+            if (g.turn & 1) == (nil_seat & 1):
+                assert verdict == ("set" if can and not could else "")
+            else:
+                assert verdict == ("escaped" if could and not can else "")
+            seen[verdict] += 1
+    assert seen["set"] and seen["escaped"]

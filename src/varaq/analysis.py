@@ -12,7 +12,9 @@ Kept modest on purpose:
 - the solver is Python; full 13-card positions take too long, so only the last ``--cards``
   tricks (6 by default) are solved;
 - the solver counts a side's tricks, which is not what a nil bidder or its partner plays for;
-  positions where a nil is still alive are skipped and said to be.
+  while a nil is alive, a card is judged on the nil alone: a card of the nil side after which
+  the defence can force the nil bidder to take a trick (when it could not before), or a card
+  of the defence that lets a nil it could have set escape.
 
 Exit status 2 with one line on standard error for a record that cannot be read, like
 ``varaq replay``.
@@ -42,14 +44,20 @@ DEFAULT_CARDS = 6
 
 @dataclass(frozen=True, slots=True)
 class CardCost:
-    """One card that lost tricks against double-dummy best play."""
+    """One card that cost its side against double-dummy best play."""
 
     trick: int
     seat: str
     played: str
+    #: A better card ("" when the cost is a nil and any other card would have done).
     best: str
-    #: Tricks the player's side lost by this card, with perfect play afterwards.
+    #: Tricks the player's side lost by this card, with perfect play afterwards (0 for a nil).
     cost: int
+    #: For a nil position: the nil bidder whose nil this card decided, and what it did
+    #: (``"set"``: the nil side's card let the defence force a trick on the nil bidder;
+    #: ``"escaped"``: the defence's card let a nil that could be set get away).
+    nil_seat: str = ""
+    nil: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +65,8 @@ class HandAnalysis:
     hand: int
     #: Positions solved (one per card played from the point the solving starts).
     solved: int
-    #: Positions skipped because a nil was still alive.
-    skipped_nil: int
+    #: Positions where a nil was still alive: judged on the nil alone, not on tricks.
+    nil_positions: int
     costly: tuple[CardCost, ...]
 
 
@@ -85,17 +93,30 @@ def analyse_hand(
     if rules.two_clubs_leads:
         leader = next(s for s in range(4) if hands[s] >> TWO_CLUBS & 1)
     solvers = (Solver(0, jokers=rules.jokers), Solver(1, jokers=rules.jokers))
+    # For each nil bidder: the defence maximising the tricks that bidder alone takes.
+    nil_solvers = [
+        Solver(1 - (s & 1), jokers=rules.jokers, counted=[o == s for o in range(4)])
+        for s in range(4)
+    ]
     trick: list[int] = []
     broken = False
     taken = [0, 0, 0, 0]
     nil = [log.bids[s] == 0 for s in range(4)]
-    solved = skipped = 0
+    solved = nil_positions = 0
     costly: list[CardCost] = []
     for i, card in enumerate(log.plays):
         seat = (leader + len(trick)) & 3
         if max(h.bit_count() for h in hands) <= cards:
-            if any(nil[s] and taken[s] == 0 for s in range(4)):
-                skipped += 1
+            live = [s for s in range(4) if nil[s] and taken[s] == 0]
+            if live:
+                nil_positions += 1
+                for s in live:
+                    cost = _nil_cost(nil_solvers[s], hands, leader, trick, broken, card, seat, s)
+                    if cost:
+                        costly.append(CardCost(
+                            trick=i // 4 + 1, seat=SEAT_LETTERS[seat], played=card_text(card),
+                            best="", cost=0, nil_seat=SEAT_LETTERS[s], nil=cost,
+                        ))
             else:
                 side = seat & 1
                 values = card_values(hands, leader, trick, broken, rules, side,
@@ -116,7 +137,19 @@ def analyse_hand(
             taken[winner] += 1
             leader = winner
             trick = []
-    return HandAnalysis(number, solved, skipped, tuple(costly))
+    return HandAnalysis(number, solved, nil_positions, tuple(costly))
+
+
+def _nil_cost(
+    solver: Solver, hands: list[int], leader: int, trick: list[int], broken: bool, card: int,
+    seat: int, nil_seat: int,
+) -> str:
+    """What ``card`` did to ``nil_seat``'s nil under perfect play: "set", "escaped" or ""."""
+    could_set = solver.at_least(hands, leader, trick, broken, 1)
+    can_set = solver.at_least_after(hands, leader, trick, broken, card, 1)
+    if (seat & 1) == (nil_seat & 1):
+        return "set" if can_set and not could_set else ""
+    return "escaped" if could_set and not can_set else ""
 
 
 def analyse_game(game: Game, cards: int = DEFAULT_CARDS) -> list[HandAnalysis]:
@@ -178,21 +211,24 @@ def _hand_json(h: HandAnalysis) -> dict[str, Any]:
     return {
         "hand": h.hand,
         "solved": h.solved,
-        "skipped_nil": h.skipped_nil,
+        "nil_positions": h.nil_positions,
         "costly": [asdict(c) for c in h.costly],
     }
 
 
 def _hand_text(h: HandAnalysis, cards: int) -> str:
     lines = [f"Hand {h.hand}: {h.solved} positions solved (last {cards} tricks)"]
-    if h.skipped_nil:
-        lines[0] += f", {h.skipped_nil} skipped while a nil was alive"
-    if h.solved and not h.costly:
+    if h.nil_positions:
+        lines[0] += f", {h.nil_positions} judged on a live nil"
+    if (h.solved or h.nil_positions) and not h.costly:
         lines.append("  every card solved was a best card")
     for c in h.costly:
-        tricks = "trick" if c.cost == 1 else "tricks"
-        lines.append(
-            f"  trick {c.trick}: {c.seat} played {c.played}, losing {c.cost} {tricks}"
-            f" (best: {c.best})"
-        )
+        if c.nil == "set":
+            what = f"after which the defence can set {c.nil_seat}'s nil"
+        elif c.nil == "escaped":
+            what = f"letting {c.nil_seat}'s nil escape"
+        else:
+            tricks = "trick" if c.cost == 1 else "tricks"
+            what = f"losing {c.cost} {tricks} (best: {c.best})"
+        lines.append(f"  trick {c.trick}: {c.seat} played {c.played}, {what}")
     return "\n".join(lines)

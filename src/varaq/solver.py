@@ -248,11 +248,11 @@ class Solver:
         best_value = self._after(hands, leader, trick, broken, best_card)
         for card in moves[1:]:
             if maximising:
-                while self._after_at_least(hands, leader, trick, broken, card, best_value + 1):
+                while self.at_least_after(hands, leader, trick, broken, card, best_value + 1):
                     best_value += 1
                     best_card = card
             else:
-                while best_value > 0 and not self._after_at_least(
+                while best_value > 0 and not self.at_least_after(
                     hands, leader, trick, broken, card, best_value
                 ):
                     best_value -= 1
@@ -283,10 +283,12 @@ class Solver:
         inner = None if guess is None else guess - won
         return won + self.value(after, lead, new_trick, brk, inner)
 
-    def _after_at_least(
+    def at_least_after(
         self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool, card: int,
         need: int,
     ) -> bool:
+        """Whether the maximising side secures ``need`` counted tricks once ``card`` is played
+        (a trick the card completes counts)."""
         after, lead, new_trick, brk, turn, won = self._child(hands, leader, trick, broken, card)
         self.hands = after
         return self._node(turn, new_trick, lead, brk, need - won)
