@@ -153,6 +153,17 @@ def test_hard_with_fixed_samples_plays_the_same_in_any_process_and_cheater_sees_
     assert one["b"]["bot"] == "cheater" and one["b"]["decisions"] > 0
 
 
+def test_a_time_box_keeps_a_prefix_of_the_same_deals() -> None:
+    config = ArenaConfig(a="random", b=lowest, rules=CLASSIC, seed=6, deals=100)
+    full = run_arena(config)
+    # A time box already over when the first chunk of deals returns: nothing more is started.
+    boxed = run_arena(config, minutes=1e-9)
+    k = len(boxed.pairs)
+    assert 1 <= k < 100
+    assert boxed.differences == full.differences[:k]
+    assert boxed.to_json()["deals"] == k and boxed.to_json()["requested"] == 100
+
+
 # -- matches --------------------------------------------------------------------------------
 
 
@@ -312,6 +323,8 @@ def test_cli_rules_as_json(capsys: pytest.CaptureFixture[str]) -> None:
         (["--samples", "8"], "--samples applies to a hard bot"),
         (["--a", "hard", "--samples", "0"], "--samples must be at least 1, not 0"),
         (["--a", "hard", "--samples", "8", "--budget", "1"], "not both"),
+        (["--minutes", "soon"], "--minutes needs a number of minutes, not 'soon'"),
+        (["--minutes", "0"], "--minutes must be a positive number of minutes"),
         (["--plot", "out.pdf"], "--plot needs a .png file name"),
     ],
 )

@@ -39,7 +39,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -274,9 +274,14 @@ def _chunks(total: int, jobs: int, slow: bool) -> list[list[int]]:
 
 
 def run_arena(
-    config: ArenaConfig, jobs: int = 1, progress: bool = False
+    config: ArenaConfig, jobs: int = 1, progress: bool = False, minutes: float | None = None
 ) -> ArenaResult:
-    """Play the arena and gather the results in pair order (the same for any ``jobs``)."""
+    """Play the arena and gather the results in pair order (the same for any ``jobs``).
+
+    With ``minutes``, no new pair is started once that much time has passed, and the result
+    holds the pairs ``0 .. k-1`` that had all finished by then: "as many deals as fit" in a
+    time box, still the same deals whatever ``jobs`` is.
+    """
     if config.pairs < 1:
         raise ArenaError("nothing to play: give --deals or --matches a number of at least 1")
     if jobs < 1:
@@ -293,23 +298,29 @@ def run_arena(
     chunks = _chunks(config.pairs, jobs, slow)
     jobs = min(jobs, len(chunks))
     started = time.perf_counter()
+    deadline = None if minutes is None else started + 60 * minutes
     results: list[PairResult] = []
     bar = _progress_bar(config, progress)
+    batches = _map_chunks(config, chunks, jobs)
     try:
-        for batch in _map_chunks(config, chunks, jobs):
+        for batch in batches:
             results.extend(batch)
             if bar is not None:
                 bar.update(len(batch))
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
     finally:
+        batches.close()  # stops the worker processes if the time box ended the run
         if bar is not None:
             bar.close()
     results.sort(key=lambda r: r.index)
-    return ArenaResult(config, results, time.perf_counter() - started)
+    finished = next((i for i, r in enumerate(results) if r.index != i), len(results))
+    return ArenaResult(config, results[:finished], time.perf_counter() - started)
 
 
 def _map_chunks(
     config: ArenaConfig, chunks: list[list[int]], jobs: int
-) -> Iterator[list[PairResult]]:
+) -> Generator[list[PairResult], None, None]:
     if jobs == 1:
         for chunk in chunks:
             yield _play_chunk((config, chunk))
@@ -355,8 +366,10 @@ class ArenaResult:
         out: dict[str, Any] = {
             "mode": c.mode,
             # In match mode, the distinct deals dealt: the longer table of each pair.
-            "deals": c.deals if not c.matches else sum(max(p.hands) for p in self.pairs),
-            "matches": c.matches,
+            "deals": len(self.pairs) if not c.matches else sum(max(p.hands) for p in self.pairs),
+            "matches": len(self.pairs) if c.matches else 0,
+            # Fewer pairs than asked for when a time box (--minutes) ended the run.
+            "requested": c.pairs,
             "hands": hands,
             "rules": c.rules.to_spec(),
             "seed": c.seed,
@@ -375,9 +388,9 @@ class ArenaResult:
             decided = a_wins + b_wins
             low, high = wilson_ci95(a_wins, decided)
             out["match"] = {
-                "played": 2 * c.matches,
+                "played": 2 * len(self.pairs),
                 "unfinished": sum(p.unfinished for p in self.pairs),
-                "hands_per_match": round(hands / (2 * c.matches), 2),
+                "hands_per_match": round(hands / (2 * len(self.pairs)), 2),
                 "a_win_rate": round(a_wins / decided, 4) if decided else None,
                 "a_win_rate_ci95": [round(low, 4), round(high, 4)],
             }
@@ -389,8 +402,11 @@ class ArenaResult:
         a, b = data["a"], data["b"]
         c = self.config
         what = (
-            f"{c.matches} matches to {c.rules.target}" if c.matches else f"{c.deals} deals"
+            f"{data['matches']} matches to {c.rules.target}" if c.matches
+            else f"{data['deals']} deals"
         )
+        if len(self.pairs) < c.pairs:
+            what += f" (of {c.pairs} asked; the time box ended the run)"
         lines = [
             f"Duplicate arena: {a['bot']} (a) vs {b['bot']} (b), {_rules_text(c.rules)},"
             f" {what} x 2 tables, seed {c.seed}, {data['hands']} hands",
@@ -528,13 +544,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-hands", default=str(DEFAULT_MAX_HANDS), metavar="N",
                         help="stop a match unfinished after this many hands"
                              f" ({DEFAULT_MAX_HANDS})")
+    parser.add_argument("--minutes", metavar="M",
+                        help="time box: start no new deal or match after M minutes and report"
+                             " the ones finished")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw the running difference and its 95%% band")
 
 
-def config_from_args(args: argparse.Namespace) -> tuple[ArenaConfig, int]:
-    """The arena and the number of processes the options ask for; ArenaError if they are bad."""
+def config_from_args(args: argparse.Namespace) -> tuple[ArenaConfig, int, float | None]:
+    """The arena, the processes and the time box the options ask for; ArenaError if bad."""
     if args.deals is not None and args.matches is not None:
         raise ArenaError("give --deals or --matches, not both")
     deals = _whole(args.deals, "--deals", 1) if args.deals is not None else 500
@@ -552,7 +571,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[ArenaConfig, int]:
             raise ArenaError(f"unknown bot {name!r} (choose from {', '.join(known)})")
         opts: tuple[tuple[str, Any], ...] = ()
         if args.budget is not None and name in BUDGETED:
-            opts = (("budget", _seconds(args.budget)),)
+            opts = (("budget", _positive(args.budget, "--budget", "seconds")),)
         if args.samples is not None and name in BUDGETED:
             opts = (("samples", _whole(args.samples, "--samples", 1)),)
         options.append(opts)
@@ -566,7 +585,8 @@ def config_from_args(args: argparse.Namespace) -> tuple[ArenaConfig, int]:
         deals=0 if matches else deals, matches=matches,
         a_options=options[0], b_options=options[1], max_hands=max_hands,
     )
-    return config, jobs
+    minutes = None if args.minutes is None else _positive(args.minutes, "--minutes", "minutes")
+    return config, jobs, minutes
 
 
 def _bot_names() -> tuple[str, ...]:
@@ -585,13 +605,13 @@ def _whole(text: str, option: str, low: int) -> int:
     return value
 
 
-def _seconds(text: str) -> float:
+def _positive(text: str, option: str, unit: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ArenaError(f"--budget needs a number of seconds, not {text!r}") from None
+        raise ArenaError(f"{option} needs a number of {unit}, not {text!r}") from None
     if not (value > 0 and math.isfinite(value)):
-        raise ArenaError(f"--budget must be a positive number of seconds, not {text!r}")
+        raise ArenaError(f"{option} must be a positive number of {unit}, not {text!r}")
     return value
 
 
@@ -611,9 +631,9 @@ def _rules(text: str) -> Rules:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        config, jobs = config_from_args(args)
+        config, jobs, minutes = config_from_args(args)
         show = not args.json and sys.stderr.isatty()
-        result = run_arena(config, jobs=jobs, progress=show)
+        result = run_arena(config, jobs=jobs, progress=show, minutes=minutes)
         if args.plot:
             try:
                 result.plot(args.plot)
