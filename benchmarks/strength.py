@@ -4,6 +4,7 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
 
     python benchmarks/strength.py [--deals 500] [--hard-deals 500] [--matches 100]
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
+                                  [--hard-minutes M]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater]
 
 Why: the computer players are the product, and "stronger" only means something as a number with
@@ -17,8 +18,9 @@ the figures are paired differences in points per hand with a 95% interval.  The 
   both ways (goal: Hard wins ≥ 75%);
 - ``hard-cheater``: Hard against the cheater, which sees every card: how far below the ceiling.
 
-Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` lets
-a run fit the time there is, and the JSON says how many deals each figure rests on.
+Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
+``--hard-minutes`` (a time box per leg) let a run fit the time there is, and each leg's JSON says
+how many deals or matches its figures rest on (``deals``/``matches`` beside ``requested``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ LEGS = ("normal-easy", "hard-normal", "hard-matches", "hard-cheater")
 
 def leg(
     a: str, b: str, rules: Rules, seed: int, jobs: int, *, deals: int = 0, matches: int = 0,
-    budget: float | None = None, samples: int | None = None,
+    budget: float | None = None, samples: int | None = None, minutes: float | None = None,
 ) -> dict[str, Any]:
     """One arena run, summarised; a bot that cannot be built is reported, not fatal."""
     options: tuple[tuple[str, Any], ...] = ()
@@ -52,7 +54,8 @@ def leg(
         a_options=options if a == "hard" else (), b_options=options if b == "hard" else (),
     )
     try:
-        return run_arena(config, jobs=jobs, progress=sys.stderr.isatty()).to_json()
+        result = run_arena(config, jobs=jobs, progress=sys.stderr.isatty(), minutes=minutes)
+        return result.to_json()
     except ArenaError as exc:
         return {"a": {"bot": a}, "b": {"bot": b}, "skipped": str(exc)}
 
@@ -71,6 +74,8 @@ def main() -> int:
                    help="Hard's seconds per decision (its default if unset)")
     p.add_argument("--samples", type=int, default=None,
                    help="Hard evaluates exactly this many layouts per decision instead")
+    p.add_argument("--hard-minutes", type=float, default=None,
+                   help="time box for each leg with Hard: as many deals or matches as fit")
     p.add_argument("--legs", default=",".join(LEGS),
                    help=f"comma-separated subset of {','.join(LEGS)}")
     args = p.parse_args()
@@ -89,10 +94,11 @@ def main() -> int:
         "jobs": args.jobs,
         "budget": args.budget,
         "samples": args.samples,
+        "hard_minutes": args.hard_minutes,
         "legs": {},
     }
     common: dict[str, Any] = {"rules": rules, "seed": args.seed, "jobs": args.jobs}
-    hard = {"budget": args.budget, "samples": args.samples}
+    hard = {"budget": args.budget, "samples": args.samples, "minutes": args.hard_minutes}
     if "normal-easy" in legs:
         out["legs"]["normal-easy"] = leg("normal", "easy", deals=args.deals, **common)
     if "hard-normal" in legs:
