@@ -24,8 +24,13 @@ ceiling a fair bot is measured against and is never offered to players.
 Results are a function of the options and the seed only, whatever ``--jobs`` is: each deal or
 match owns its seeds (cards from ``"{seed}:deal:{i}"``, each seat's random generator from that
 and the seat), so it plays the same in any process and in any order.  Only the decision times
-vary.  Because a seat's generator is the same at both tables, a bot against itself scores an
-exact zero difference on every deal: the duplicate cancels completely.
+vary, and with them the play of a bot that thinks for a *time* (Hard's default): give it
+``--samples`` for a run that repeats exactly.  Because a seat's generator is the same at both
+tables, a bot against itself scores an exact zero difference on every deal: the duplicate
+cancels completely.
+
+``--minutes`` time-boxes a run (Hard is slow): no new pair starts after it, and the result keeps
+the unbroken run of finished pairs from the first, so a shorter run is a prefix of a longer one.
 """
 
 from __future__ import annotations
@@ -159,7 +164,7 @@ def _player_name(player: Player) -> str:
 
 
 class _Table:
-    """One game with a bot in each seat; ``a_seats`` is 0 (a sits NS) or 1 (a sits EW)."""
+    """One game with a bot in each seat; ``a_side`` is 0 (a sits NS) or 1 (a sits EW)."""
 
     def __init__(self, config: ArenaConfig, game_seed: str, a_side: int) -> None:
         self.config = config
