@@ -48,8 +48,7 @@ from ..cards import (
 from ..view import View
 
 __all__ = [
-    "Knowledge", "ORDER", "ABOVE", "POWER", "beats", "strength", "suit_cards", "lowest",
-    "highest", "NON_SPADE_SUITS",
+    "Knowledge", "ORDER", "ABOVE", "POWER", "beats", "lowest", "highest", "NON_SPADE_SUITS",
 ]
 
 NON_SPADE_SUITS = (0, 1, 2)
@@ -101,17 +100,6 @@ def beats(card: int, other: int, led: int, jokers: bool) -> bool:
     """Whether ``card`` beats ``other`` in a trick led in suit ``led``."""
     power = POWER[jokers][led]
     return power[card] > power[other]
-
-
-def strength(card: int, jokers: bool) -> int:
-    """A single number ordering every card: trumps above all, then by rank.  Used to sort
-    candidate cards from cheapest to dearest."""
-    return (100 if SUIT_OF[card] == SPADES else 0) + ORDER[jokers][card]
-
-
-def suit_cards(mask: int, suit: int) -> int:
-    """The cards of ``suit`` in ``mask``."""
-    return mask & SUIT_MASKS[suit]
 
 
 def lowest(mask: int, jokers: bool) -> int:
