@@ -241,3 +241,29 @@ def test_blind_nil_exchange_low_cards_over_and_dangers_back() -> None:
 def bid_action(g: Game, seat: int) -> int:
     """Normal's bid for ``seat`` in ``g`` (a helper so the exchange test bids like a table)."""
     return _decide("normal", g.view(seat))
+
+
+@pytest.mark.parametrize("name", ["easy", "normal"])
+def test_bids_respect_the_board_and_no_nil_tables(name: str) -> None:
+    weak = (
+        "2S 3S 2H 3H 4H 6H 2D 3D 4D 7D 2C 3C 5C",
+        "AS KS QS JS 5H 7H 8H 5D 6D 8D 4C 6C 7C",
+        "TS 9S 8S 7S 9H TH JH 9D TD JD 9C TC JC",
+        "6S 5S 4S QH KH AH QD KD AD QC KC AC 8C",
+    )
+    # Board 4: N (weak) bids first and may bid nil; with nil off it must bid at least 1.
+    no_nil = Rules.named("varaq").with_options(nil=False)
+    g = Game(no_nil, seed=1)
+    g.deal(hands=[parse_hand(h) for h in weak], dealer=W)
+    view = g.view(N)
+    assert NIL_BID not in view.legal
+    assert _decide(name, view) in view.legal
+    board = Rules.named("classic").with_options(min_team_bid=4)
+    g = Game(board, seed=1)
+    g.deal(hands=[parse_hand(h) for h in weak], dealer=W)
+    g.apply(BID + 1, seat=N)
+    g.apply(BID + 3, seat=E)
+    view = g.view(S)
+    bid = _decide(name, view)
+    assert bid in view.legal
+    assert bid == NIL_BID or bid - BID >= 3, "S must bring NS to the board of 4"
