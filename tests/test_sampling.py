@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from conftest import layout
+from deal_helpers import layout
 from varaq import Game
 from varaq.actions import BLIND_NIL, LOOK, bid
 from varaq.bots.sampling import Sampler, bid_fit
