@@ -321,6 +321,12 @@ class Solver:
         key = None
         first = -1
         if not trick:
+            if left == 1:
+                # The last trick plays itself: one card each (here need is exactly 1).
+                last = (hands[turn], hands[(turn + 1) & 3], hands[(turn + 2) & 3],
+                        hands[(turn + 3) & 3])
+                cards = tuple(h.bit_length() - 1 for h in last)
+                return self.counted[self._winner(cards, turn)]
             key = (*self._relative(hands), turn, broken)
             bounds = self._tt.get(key)
             if bounds is not None:
