@@ -136,8 +136,9 @@ class Solver:
     search into a nil question: with ``counted`` the nil bidder alone and ``side`` the
     opponents, "at least 1" asks whether the defence can force the nil to take a trick.
 
-    A solver may be reused for several positions of one hand: the table stays valid because
-    its keys hold the whole remaining deal.
+    A solver may be reused for many positions, of one hand or of different deals: the table
+    stays valid because its keys hold the whole remaining deal (in relative ranks), the player
+    on lead and whether spades are broken.
     """
 
     def __init__(
