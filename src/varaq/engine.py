@@ -107,6 +107,7 @@ def _slice_table(first: int, width: int) -> list[tuple[int, ...]]:
 #: Where each suit's bits start in a mask (spades run on into the two jokers, bits 52 and 53).
 _SUIT_SHIFT = (0, 13, 26, 39)
 _SUIT_BITS = (1 << 13) - 1
+_NOT_SPADES = ~SPADE_MASK
 #: One table per suit (8192 patterns each, about 3 MB in all, built in a few milliseconds).
 _CLUB_CARDS, _DIAMOND_CARDS, _HEART_CARDS, _SPADE_CARDS = _SUIT_CARDS = tuple(
     _slice_table(shift, 13) for shift in _SUIT_SHIFT
@@ -175,8 +176,16 @@ _NO_SEAT = -1
 #: Builds a NamedTuple from all its fields at C speed, skipping the generated ``__new__`` (a
 #: Python function): used for the 13 trick results and events of every hand.
 _new_tuple = tuple.__new__
+if Event._fields != ("kind", "seat", "action", "trick", "hand", "winner") or (
+    TrickResult._fields != ("leader", "cards", "winner")
+):  # pragma: no cover - a guard for whoever changes events.py
+    raise ImportError("varaq.engine builds Event and TrickResult field by field: update it")
 # Shared events for plays and bids that finish nothing (see events.py).
 _PLAY_EVENTS = tuple(tuple(Event("play", s, c) for c in range(54)) for s in range(4))
+_DEAL_EVENTS = tuple(Event("deal", d, -1) for d in range(4))
+_BID_EVENTS = tuple(tuple(Event("bid", s, BID + b) for b in range(14)) for s in range(4))
+#: The seats in bidding (and dealing) order after each dealer: from the dealer's left.
+_ORDER_AFTER = tuple(tuple((dealer + i) & 3 for i in (1, 2, 3, 4)) for dealer in range(4))
 
 
 @dataclass(slots=True)
@@ -310,7 +319,7 @@ class Game:
         else:
             self._check_deal(hands)
         self._start_hand(dealer, tuple(hands), sheet=False)  # type: ignore[arg-type]
-        return Event("deal", dealer, -1)
+        return _DEAL_EVENTS[dealer]
 
     def deal_unknown(self, dealer: int | None = None) -> Event:
         """Start a score-sheet hand: bids are made as usual, but no cards are known; finish it
@@ -321,7 +330,7 @@ class Game:
             )
         dealer = self._next_dealer(dealer)
         self._start_hand(dealer, (0, 0, 0, 0), sheet=True)
-        return Event("deal", dealer, -1)
+        return _DEAL_EVENTS[dealer]
 
     def _next_dealer(self, dealer: int | None) -> int:
         expected = self.first_dealer if self.hand_no == 0 else (self.dealer + 1) & 3
@@ -367,8 +376,11 @@ class Game:
         self.broken = False
         self.played = 0
         self.leader = _NO_SEAT
-        order = [(dealer + 1 + i) & 3 for i in range(4)]
-        self.blind_queue = [s for s in order if not self.blind_eligible(s)]
+        order = _ORDER_AFTER[dealer]
+        if self.rules.blind_nil:
+            self.blind_queue = [s for s in order if not self.blind_eligible(s)]
+        else:
+            self.blind_queue = []
         if self.blind_queue:
             self.phase = BLIND
             self.turn = self.blind_queue[0]
@@ -388,7 +400,7 @@ class Game:
         if not self.tricks and self.rules.two_clubs_leads:
             return 1 << TWO_CLUBS
         if not self.broken:
-            plain = hand & ~SPADE_MASK
+            plain = hand & _NOT_SPADES
             if plain:
                 return plain
         return hand
@@ -411,8 +423,6 @@ class Game:
         """Every action open now, for the player whose turn it is (``[]`` between hands)."""
         phase = self.phase
         if phase == PLAY:
-            if self.sheet:
-                return []
             trick = self.trick
             if trick:
                 # legal_play_mask's follow rule, inlined: this is the commonest call of all.
@@ -420,8 +430,10 @@ class Game:
                 suit = SUIT_OF[trick[0]]
                 follow = hand & SUIT_MASKS[suit]
                 if follow:
-                    return list(_SUIT_CARDS[suit][follow >> _SUIT_SHIFT[suit]])
+                    return [*_SUIT_CARDS[suit][follow >> _SUIT_SHIFT[suit]]]
                 return _card_list(hand)
+            if self.sheet:  # a score-sheet hand has no cards (and never a trick)
+                return []
             return _card_list(self.legal_play_mask())
         if phase == BIDDING:
             return list(_BID_ACTIONS[self.rules.nil][self._lowest_bid()])
@@ -502,20 +514,19 @@ class Game:
         seat = self.turn
         self.bids[seat] = value
         self._next_bidder()
-        return Event("bid", seat, BID + value)
+        return _BID_EVENTS[seat][value]
 
     def _next_bidder(self) -> None:
-        for i in range(1, 5):
-            seat = (self.dealer + i) & 3
-            if self.bids[seat] < 0:
+        bids = self.bids
+        for seat in _ORDER_AFTER[self.dealer]:
+            if bids[seat] < 0:
                 self.turn = seat
                 return
         self._end_bidding()
 
     def _end_bidding(self) -> None:
-        order = [(self.dealer + 1 + i) & 3 for i in range(4)]
         if self.rules.exchange and not self.sheet:
-            for seat in order:
+            for seat in _ORDER_AFTER[self.dealer]:
                 if self.blind[seat]:
                     self.exchange_queue += [(seat ^ 2, seat), (seat, seat ^ 2)]
         if self.exchange_queue:
