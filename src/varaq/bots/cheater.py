@@ -9,7 +9,11 @@ Hard player with the guesswork removed — one layout, the true one:
   (so it avoids bags when the contract is safe, which "most tricks" alone would not); earlier,
   each distinct legal card is played out on the true deal with Normal's policy at every seat;
 - **bidding**: each bid around Normal's estimate (and nil when sensible) is simulated on the
-  true deal to the end of the hand, and the best by match value is bid;
+  true deal: the other bids and the first tricks with Normal, then, once every hand holds
+  ``bid_tail_cards`` cards, perfect play (the double-dummy count of each side's tricks, and
+  whether the defence can force a trick on a live nil); the best by match value is bid.
+  Judging the end of the hand by perfect play rather than by Normal's keeps the cheater from
+  bidding contracts and nils that only a Normal defence would let through;
 - blind nil and the exchange: Normal's judgement.
 
 A full 13-card double-dummy solve takes too long in Python to be done at every card (see the
@@ -20,17 +24,13 @@ from __future__ import annotations
 
 from ..actions import BID
 from ..engine import BIDDING, BLIND, EXCHANGE, PLAY, Game
+from ..scoring import HandScore, score_hand
+from ..solver import Solver
 from ..view import View
 from . import Decision
-from .hard import (
-    bid_candidates,
-    bid_outcomes,
-    hand_value,
-    play_candidates,
-    play_outcomes,
-)
+from .hard import bid_candidates, hand_value, play_candidates, play_outcomes
 from .knowledge import Knowledge
-from .normal import choose_blind, choose_pass
+from .normal import choose_bid, choose_blind, choose_pass, choose_play
 
 __all__ = ["CheaterBot"]
 
@@ -40,10 +40,11 @@ class CheaterBot:
 
     name = "cheater"
 
-    def __init__(self, solver_cards: int = 6) -> None:
-        if not 1 <= solver_cards <= 13:
-            raise ValueError("solver_cards must be between 1 and 13")
+    def __init__(self, solver_cards: int = 6, bid_tail_cards: int = 7) -> None:
+        if not 1 <= solver_cards <= 13 or not 1 <= bid_tail_cards <= 13:
+            raise ValueError("solver_cards and bid_tail_cards must be between 1 and 13")
         self.solver_cards = solver_cards
+        self.bid_tail_cards = bid_tail_cards
 
     def act_full(self, game: Game) -> int:
         return self.decide_full(game).action
@@ -79,9 +80,73 @@ class CheaterBot:
     def _bid(self, view: View, hands: tuple[int, int, int, int]) -> Decision:
         candidates, guess = bid_candidates(view, span=3)
         side = view.seat & 1
-        outcomes = bid_outcomes(view, hands, candidates)
+        base = Game.from_view(view, hands)
+        outcomes = {}
+        for b in candidates:
+            g = base.copy()
+            g.apply(BID + b)
+            outcomes[b] = _finish_with_perfect_tail(g, self.bid_tail_cards)
         best = max(
             candidates,
             key=lambda b: hand_value(view.rules, side, outcomes[b], view.totals) + (b == guess),
         )
         return Decision(BID + best, "best bid on the true deal")
+
+
+def _normal_action(g: Game) -> int:
+    """Normal's action at the seat to move, from that seat's view."""
+    view = g.view(g.turn)
+    if g.phase == PLAY:
+        return choose_play(view).action
+    if g.phase == BIDDING:
+        return choose_bid(view).action
+    if g.phase == EXCHANGE:
+        return choose_pass(view).action
+    return choose_blind(view).action
+
+
+def _finish_with_perfect_tail(g: Game, tail_cards: int) -> HandScore:
+    """Finish the hand: the other bids and the early tricks with Normal, then perfect play once
+    every hand holds ``tail_cards`` cards (see :func:`_perfect_rest`)."""
+    while g.phase in (BLIND, BIDDING, EXCHANGE, PLAY):
+        if g.phase == PLAY and not g.trick and g.hands[g.turn].bit_count() <= tail_cards:
+            return _perfect_rest(g)
+        g.apply(_normal_action(g))
+    return g.log[-1].result
+
+
+def _perfect_rest(g: Game) -> HandScore:
+    """The hand's score when the remaining tricks (from a trick boundary) are played perfectly.
+
+    Each side's tricks are the double-dummy count; a live nil is judged on its own: it fails
+    (one trick) when the defence can force a trick on the nil bidder, otherwise it holds, and
+    the side's other tricks go to the partner.  Two objectives solved apart, so a close
+    approximation of perfect play rather than one exact line.
+    """
+    jokers = g.rules.jokers
+    left = g.hands[g.turn].bit_count()
+    bids = (g.bids[0], g.bids[1], g.bids[2], g.bids[3])
+    taken = list(g.taken)
+    ns = Solver(0, jokers=jokers).value(g.hands, g.leader, (), g.broken)
+    side_tricks = (ns, left - ns)
+    for side in (0, 1):
+        rest = side_tricks[side]
+        seats = (side, side + 2)
+        holders = []
+        for s in seats:
+            if bids[s] == 0 and taken[s] == 0:
+                defence = 1 - side
+                nil_breaker = Solver(defence, jokers=jokers, counted=[o == s for o in range(4)])
+                if rest and nil_breaker.at_least(g.hands, g.leader, (), g.broken, 1):
+                    taken[s] += 1
+                    rest -= 1
+                    holders.append(s)  # the nil is gone: further tricks cost it nothing
+            else:
+                holders.append(s)
+        # The side's remaining tricks go to a contract bidder, else to a broken nil bidder; a
+        # side of two nils that both hold ducks them, and the opponents take them instead.
+        contract = [s for s in holders if bids[s] != 0]
+        if rest:
+            taken[(contract or holders or [1 - side])[0]] += rest
+    blind = (g.blind[0], g.blind[1], g.blind[2], g.blind[3])
+    return score_hand(g.rules, bids, blind, tuple(taken), (g.bags[0], g.bags[1]))
