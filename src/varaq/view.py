@@ -134,40 +134,61 @@ def hand_score_json(h: HandScore) -> dict[str, Any]:
 
 
 def build_view(game: Game, seat: int) -> View:
-    """Copy what ``seat`` may see out of ``game``."""
-    from .engine import BLIND, EXCHANGE, PHASE_NAMES
+    """Copy what ``seat`` may see out of ``game``.
 
-    hidden = game.phase == BLIND and seat in game.blind_queue
-    my_turn = game.turn == seat
-    giving = game.phase == EXCHANGE and game.exchange_queue and game.exchange_queue[0][0] == seat
-    # Only a partner ever passes cards to a seat, so what the partner gave is what it received.
-    received = game.exchanged[seat ^ 2]
-    leader = game.leader if game.leader >= 0 else None
+    Bots build a view before every decision, so this reads each field of the game once and
+    builds the small tuples directly (no generators, no helper calls).
+    """
+    phase = game.phase
+    turn = game.turn
+    hidden = phase == BLIND and seat in game.blind_queue
+    queue = game.exchange_queue
+    giving = phase == EXCHANGE and bool(queue) and queue[0][0] == seat
+    b0, b1, b2, b3 = game.bids
+    h0, h1, h2, h3 = game.hands
+    t0, t1, t2, t3 = game.taken
+    leader = game.leader
+    exchanged = game.exchanged
+    totals = game.totals
+    bags = game.bags
     return View(
         seat=seat,
         rules=game.rules,
-        phase=PHASE_NAMES[game.phase],
-        hand_no=game.hand_no + (0 if game.phase in (0, 5) and game.hand_no else 1),
+        phase=PHASE_NAMES[phase],
+        hand_no=game.hand_no + (0 if phase in (DEAL, OVER) and game.hand_no else 1),
         dealer=game.dealer,
-        turn=game.turn if game.turn >= 0 else None,
+        turn=turn if turn >= 0 else None,
         hand=0 if hidden else game.hands[seat],
         cards_hidden=hidden,
-        bids=tuple(None if b < 0 else b for b in game.bids),  # type: ignore[arg-type]
+        bids=(
+            None if b0 < 0 else b0, None if b1 < 0 else b1,
+            None if b2 < 0 else b2, None if b3 < 0 else b3,
+        ),
         blind=tuple(game.blind),  # type: ignore[arg-type]
-        trick=tuple(zip(game.trick_seats(), game.trick, strict=True)),
-        leader=leader if game.phase == 4 else None,
+        # The trick's cards were played by the leader and the seats after it, in turn.
+        trick=tuple(zip(_SEATS_FROM[leader], game.trick, strict=False)),
+        leader=leader if phase == PLAY and leader >= 0 else None,
         tricks=tuple(game.tricks),
-        taken=tuple(game.taken),  # type: ignore[arg-type]
+        taken=(t0, t1, t2, t3),
         broken=game.broken,
         played=game.played,
-        cards_left=tuple(h.bit_count() for h in game.hands),  # type: ignore[arg-type]
-        totals=(game.totals[0], game.totals[1]),
-        bags=(game.bags[0], game.bags[1]),
-        history=tuple(game.history),
-        legal=tuple(game.legal_actions()) if my_turn else (),
-        gave=game.exchanged[seat],
-        received=received,
+        cards_left=(h0.bit_count(), h1.bit_count(), h2.bit_count(), h3.bit_count()),
+        totals=(totals[0], totals[1]),
+        bags=(bags[0], bags[1]),
+        history=tuple([hand.result for hand in game.log]),
+        legal=tuple(game.legal_actions()) if turn == seat else (),
+        gave=exchanged[seat],
+        # Only a partner ever passes cards to a seat, so what the partner gave is what it got.
+        received=exchanged[seat ^ 2],
         passing=game.passing if giving else 0,
         winner=game.winner,
         conceded=game.conceded,
     )
+
+
+#: The seats in playing order from each leader (a trick's cards pair with them).
+_SEATS_FROM = tuple(tuple((leader + i) & 3 for i in range(4)) for leader in range(4))
+
+# Late import: engine.py imports this module at its end, so whichever of the two is imported
+# first, the names below exist by the time this line runs.
+from .engine import BLIND, DEAL, EXCHANGE, OVER, PHASE_NAMES, PLAY  # noqa: E402
