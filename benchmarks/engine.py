@@ -2,7 +2,8 @@
 
 Prints ONE JSON document on standard output::
 
-    python benchmarks/engine.py [--seconds 3] [--repeat 5] [--rules varaq] [--no-openspiel]
+    python benchmarks/engine.py [--seconds 3] [--repeat 5] [--clock wall|cpu] [--rules varaq]
+                                [--no-openspiel] [--count N --only varaq|openspiel]
 
 Why this benchmark exists: the Hard computer player samples thousands of layouts and plays them
 out, so the engine's speed through its *public* API (``legal_actions``, ``apply``, ``copy``,
@@ -20,6 +21,10 @@ uniformly at random from the legal actions with a seeded :class:`random.Random`,
 OpenSpiel's ``spades`` game is exactly one hand per episode (its ``win_threshold`` and mercy
 parameters only shape the returns), so one episode is one hand and no normalisation is needed;
 its deal is 52 chance nodes, each sampled from ``chance_outcomes()``.
+
+On a busy machine wall-clock rates wander; ``--clock cpu`` times with the process's own CPU
+time instead, and ``--count N --only ENGINE`` plays exactly N hands untimed, for an instruction
+counter (``valgrind --tool=callgrind``) whose figure does not depend on the neighbours at all.
 """
 
 from __future__ import annotations
@@ -86,12 +91,12 @@ def summary(runs: list[float]) -> dict[str, Any]:
 class VaraqBench:
     """The Varaq workloads, all through the public API a bot or server would use."""
 
-    def __init__(self, rules: Rules, seed: int) -> None:
+    def __init__(self, rules: Rules, seed: int, positions: int = POSITIONS) -> None:
         self.rules = rules
         self.rng = random.Random(seed)
         self.next_seed = seed * 1_000_003
-        self.positions = self._positions(POSITIONS)
-        self.lines = self._lines(64)
+        self.positions = self._positions(positions)
+        self.lines = self._lines(positions // 8)
 
     def random_hand(self) -> int:
         """One random hand from a new game: deal, four bids, 52 plays, scoring.  Returns the
@@ -202,10 +207,10 @@ class VaraqBench:
 class OpenSpielBench:
     """The same random hands through OpenSpiel's Python binding of its C++ Spades."""
 
-    def __init__(self, pyspiel: Any, seed: int) -> None:
+    def __init__(self, pyspiel: Any, seed: int, positions: int = POSITIONS) -> None:
         self.game = pyspiel.load_game("spades")
         self.rng = random.Random(seed)
-        self.positions = self._positions(POSITIONS)
+        self.positions = self._positions(positions)
 
     def random_hand(self) -> int:
         """One episode (= one hand): 52 chance nodes for the deal, then 4 bids and 52 plays."""
@@ -343,12 +348,37 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                    help="wall (default) or cpu: process time, steadier on a busy machine")
     p.add_argument("--no-openspiel", action="store_true", help="measure Varaq only")
+    p.add_argument("--count", type=int, default=None, metavar="N",
+                   help="play exactly N random hands with --only's engine, untimed, and exit "
+                        "(for instruction counters)")
+    p.add_argument("--only", choices=("varaq", "openspiel"), default="varaq",
+                   help="the engine --count plays (default varaq)")
     args = p.parse_args(argv)
     if args.seconds <= 0 or args.repeat < 1:
         p.error("--seconds must be positive and --repeat at least 1")
+    if args.count is not None and args.count < 0:
+        p.error("--count must be 0 or more")
     if args.warmup is None:
         args.warmup = min(1.0, args.seconds / 3)
     return args
+
+
+def count_hands(
+    args: argparse.Namespace, rules: Rules, pyspiel: Any, openspiel_missing: str | None
+) -> int:
+    """``--count``: play the hands and report what was played, with no clock involved.  Run it
+    twice under an instruction counter (N and 0 hands) and divide the difference by N."""
+    bench: VaraqBench | OpenSpielBench
+    if args.only == "openspiel":
+        if pyspiel is None:
+            print(json.dumps({"openspiel": None, "openspiel_missing": openspiel_missing}))
+            return 0
+        bench = OpenSpielBench(pyspiel, args.seed, positions=0)
+    else:
+        bench = VaraqBench(rules, args.seed, positions=0)
+    actions = sum(bench.random_hand() for _ in range(args.count))
+    print(json.dumps({"engine": args.only, "hands": args.count, "actions": actions}))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -368,6 +398,9 @@ def main(argv: list[str] | None = None) -> int:
             pyspiel = _pyspiel
         except ImportError as exc:
             openspiel_missing = f"pyspiel is not installed ({exc}); pip install open-spiel"
+
+    if args.count is not None:
+        return count_hands(args, rules, pyspiel, openspiel_missing)
 
     v = VaraqBench(rules, args.seed)
     o = OpenSpielBench(pyspiel, args.seed) if pyspiel is not None else None
