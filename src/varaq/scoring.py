@@ -6,7 +6,7 @@ a record (tricks without cards) and the tests all share one implementation.
 >>> r = score_hand(Rules.named("classic"), bids=(4, 2, 3, 2), blind=(False,) * 4,
 ...                tricks=(5, 3, 3, 2), bags_before=(0, 0))
 >>> r.score, r.bags
-((71, -40), (1, 0))
+((71, 41), (1, 1))
 """
 
 from __future__ import annotations
