@@ -153,7 +153,7 @@ def count(mask: int) -> int:
 
 
 def sort_key(card: int) -> tuple[int, int]:
-    """Display order: spades first, then hearts, clubs, diamonds (alternating colours), high to low."""
+    """Display order: spades, hearts, clubs, diamonds (colours alternate), high to low."""
     suit_rank = {SPADES: 0, HEARTS: 1, CLUBS: 2, DIAMONDS: 3}[SUIT_OF[card]]
     return (suit_rank, -RANK_OF[card])
 

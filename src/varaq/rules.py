@@ -12,7 +12,7 @@ and the record format.
 >>> Rules.from_spec({"preset": "classic", "jokers": True, "two_clubs_leads": True})
 Traceback (most recent call last):
 ...
-varaq.rules.RulesError: jokers and two_clubs_leads cannot be combined: the 2C is not in the joker deck
+varaq.rules.RulesError: jokers and two_clubs_leads cannot be combined: ...
 """
 
 from __future__ import annotations

@@ -42,10 +42,11 @@ def seat_text(seat: int) -> str:
 
 def parse_seat(text: str) -> int:
     """Read ``N``/``E``/``S``/``W`` (any case, or the full name)."""
-    t = text.strip().upper()[:1]
-    if not t or t not in SEAT_LETTERS or text.strip().upper() not in (t, SEAT_NAMES["NESW".index(t)].upper()):
-        raise ValueError(f"unknown seat {text!r}")
-    return SEAT_LETTERS.index(t)
+    word = text.strip().upper()
+    for seat, letter in enumerate(SEAT_LETTERS):
+        if word in (letter, SEAT_NAMES[seat].upper()):
+            return seat
+    raise ValueError(f"unknown seat {text!r}")
 
 
 def parse_side(text: str) -> int:
