@@ -13,7 +13,8 @@ Hard player with the guesswork removed — one layout, the true one:
   ``bid_tail_cards`` cards, perfect play (the double-dummy count of each side's tricks, and
   whether the defence can force a trick on a live nil); the best by match value is bid.
   Judging the end of the hand by perfect play rather than by Normal's keeps the cheater from
-  bidding contracts and nils that only a Normal defence would let through;
+  bidding contracts that only a Normal defence would let through; a nil is bid only when the
+  solver proves, from the first lead, that no defence can force a trick on it;
 - blind nil and the exchange: Normal's judgement.
 
 A full 13-card double-dummy solve takes too long in Python to be done at every card (see the
@@ -23,9 +24,10 @@ A full 13-card double-dummy solve takes too long in Python to be done at every c
 from __future__ import annotations
 
 from ..actions import BID
+from ..cards import TWO_CLUBS
 from ..engine import BIDDING, BLIND, EXCHANGE, PLAY, Game
 from ..scoring import HandScore, score_hand
-from ..solver import Solver
+from ..solver import Solver, SolverLimit
 from ..view import View
 from . import Decision
 from .hard import bid_candidates, hand_value, play_candidates, play_outcomes
@@ -40,11 +42,14 @@ class CheaterBot:
 
     name = "cheater"
 
-    def __init__(self, solver_cards: int = 6, bid_tail_cards: int = 7) -> None:
+    def __init__(
+        self, solver_cards: int = 6, bid_tail_cards: int = 7, nil_node_limit: int = 100_000,
+    ) -> None:
         if not 1 <= solver_cards <= 13 or not 1 <= bid_tail_cards <= 13:
             raise ValueError("solver_cards and bid_tail_cards must be between 1 and 13")
         self.solver_cards = solver_cards
         self.bid_tail_cards = bid_tail_cards
+        self.nil_node_limit = nil_node_limit
 
     def act_full(self, game: Game) -> int:
         return self.decide_full(game).action
@@ -79,6 +84,8 @@ class CheaterBot:
 
     def _bid(self, view: View, hands: tuple[int, int, int, int]) -> Decision:
         candidates, guess = bid_candidates(view, span=3)
+        if 0 in candidates and len(candidates) > 1 and not self._nil_proof(view, hands):
+            candidates.remove(0)
         side = view.seat & 1
         base = Game.from_view(view, hands)
         outcomes = {}
@@ -91,6 +98,27 @@ class CheaterBot:
             key=lambda b: hand_value(view.rules, side, outcomes[b], view.totals) + (b == guess),
         )
         return Decision(BID + best, "best bid on the true deal")
+
+
+    def _nil_proof(self, view: View, hands: tuple[int, int, int, int]) -> bool:
+        """Whether a nil by this seat holds against a defence that sees every card.
+
+        The solver must prove it within ``nil_node_limit`` nodes; an answer it cannot reach
+        counts as "no": a ceiling player does not gamble on a nil.
+        """
+        seat = view.seat
+        rules = view.rules
+        leader = (view.dealer + 1) & 3
+        if rules.two_clubs_leads:
+            leader = next(s for s in range(4) if hands[s] >> TWO_CLUBS & 1)
+        defence = Solver(
+            1 - (seat & 1), jokers=rules.jokers, counted=[s == seat for s in range(4)],
+            node_limit=self.nil_node_limit,
+        )
+        try:
+            return not defence.at_least(hands, leader, (), False, 1)
+        except SolverLimit:
+            return False
 
 
 def _normal_action(g: Game) -> int:
