@@ -489,9 +489,11 @@ class Game:
                 return self._bid(value)
         elif phase == BLIND and action in (BLIND_NIL, LOOK):
             return self._decide_blind(action)
-        elif phase == EXCHANGE and 0 <= action < 54:
-            if (self.hands[self.turn] & ~self.passing) >> action & 1:
-                return self._pass(action)
+        elif (
+            phase == EXCHANGE and 0 <= action < 54
+            and (self.hands[self.turn] & ~self.passing) >> action & 1
+        ):
+            return self._pass(action)
         raise IllegalAction(self.why_illegal(action))
 
     def _end_trick(self, seat: int, card: int) -> Event:
