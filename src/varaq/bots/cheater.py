@@ -7,18 +7,20 @@ Hard player with the guesswork removed — one layout, the true one:
 - **play**: once every hand holds at most ``solver_cards`` cards and no nil is alive, it plays
   the double-dummy solver's answer, choosing among the cards by the match value of perfect play
   (so it avoids bags when the contract is safe, which "most tricks" alone would not); earlier,
-  each distinct legal card is played out on the true deal with Normal's policy at every seat;
+  each distinct legal card is played out on the true deal: Normal's policy at every seat until
+  every hand holds ``tail_cards`` cards, then perfect play (see below);
 - **bidding**: each bid around Normal's estimate (and nil when sensible) is simulated on the
-  true deal: the other bids and the first tricks with Normal, then, once every hand holds
-  ``bid_tail_cards`` cards, perfect play (the double-dummy count of each side's tricks, and
-  whether the defence can force a trick on a live nil); the best by match value is bid.
-  Judging the end of the hand by perfect play rather than by Normal's keeps the cheater from
-  bidding contracts that only a Normal defence would let through; a nil is bid only when the
-  solver proves, from the first lead, that no defence can force a trick on it;
+  true deal the same way: the other bids and the first tricks with Normal, then perfect play
+  (the double-dummy count of each side's tricks, and whether the defence can force a trick on
+  a live nil); the best by match value is bid.  A nil is bid only when the solver proves, from
+  the first lead, that no defence can force a trick on it;
 - blind nil and the exchange: Normal's judgement.
 
 A full 13-card double-dummy solve takes too long in Python to be done at every card (see the
 "Solver" section of BENCHMARKS.md), which is why the early play is simulated rather than solved.
+Ending every simulation in perfect play matters: a cheater whose playouts trusted the opponents
+to play Normal's cards to the end chose lines only a Normal defence lets through, and lost to
+the Hard player (BENCHMARKS.md, "Hard against the cheater").
 """
 
 from __future__ import annotations
@@ -43,12 +45,12 @@ class CheaterBot:
     name = "cheater"
 
     def __init__(
-        self, solver_cards: int = 6, bid_tail_cards: int = 7, nil_node_limit: int = 100_000,
+        self, solver_cards: int = 6, tail_cards: int = 7, nil_node_limit: int = 100_000,
     ) -> None:
-        if not 1 <= solver_cards <= 13 or not 1 <= bid_tail_cards <= 13:
-            raise ValueError("solver_cards and bid_tail_cards must be between 1 and 13")
+        if not 1 <= solver_cards <= 13 or not 1 <= tail_cards <= 13:
+            raise ValueError("solver_cards and tail_cards must be between 1 and 13")
         self.solver_cards = solver_cards
-        self.bid_tail_cards = bid_tail_cards
+        self.tail_cards = tail_cards
         self.nil_node_limit = nil_node_limit
 
     def act_full(self, game: Game) -> int:
@@ -76,10 +78,18 @@ class CheaterBot:
         # are also equivalent when every hand is known.
         candidates = play_candidates(view, k)
         solve = max(view.cards_left) <= self.solver_cards and not any(k.nil_alive)
-        outcomes = play_outcomes(view, hands, candidates, solve)
+        if solve:
+            outcomes = play_outcomes(view, hands, candidates, solve)
+        else:
+            base = Game.from_view(view, hands)
+            outcomes = {}
+            for card in candidates:
+                g = base.copy()
+                g.apply(card)
+                outcomes[card] = _finish_with_perfect_tail(g, self.tail_cards)
         side = view.seat & 1
         best = max(candidates, key=lambda c: hand_value(view.rules, side, outcomes[c], view.totals))
-        how = "perfect play" if solve else "a playout of the true deal"
+        how = "perfect play" if solve else "a playout of the true deal ending in perfect play"
         return Decision(best, f"best by {how}")
 
     def _bid(self, view: View, hands: tuple[int, int, int, int]) -> Decision:
@@ -92,7 +102,7 @@ class CheaterBot:
         for b in candidates:
             g = base.copy()
             g.apply(BID + b)
-            outcomes[b] = _finish_with_perfect_tail(g, self.bid_tail_cards)
+            outcomes[b] = _finish_with_perfect_tail(g, self.tail_cards)
         best = max(
             candidates,
             key=lambda b: hand_value(view.rules, side, outcomes[b], view.totals) + (b == guess),
