@@ -186,3 +186,17 @@ def test_unknown_rules_are_refused_in_one_line() -> None:
         Game("poker")
     with pytest.raises(RulesError, match=r"^rule 'target' must be a whole number, not '300'$"):
         Rules.named("classic").with_options(target="300")
+
+
+def test_apply_reads_action_text_and_refuses_non_actions_in_one_line() -> None:
+    """Untyped callers (JSON, a REPL) may pass text; anything else is a refusal, not a TypeError."""
+    game = Game("varaq", seed=11)
+    game.deal()
+    event = game.apply("bid 3")  # type: ignore[arg-type]
+    assert event.kind == "bid" and event.action == BID + 3
+    for junk in ("ZZ", 3.5, None, [1], "bid 14"):
+        before = game.copy()
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(junk)  # type: ignore[arg-type]
+        assert "\n" not in str(refused.value)
+        assert game.view(0) == before.view(0) and game.bids == before.bids

@@ -29,7 +29,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .actions import BID, BLIND_NIL, LOOK, action_text
+from .actions import BID, BLIND_NIL, LOOK, ActionError, action_text, parse_action
 from .cards import (
     BJ,
     JOKER_DECK,
@@ -453,7 +453,9 @@ class Game:
     def apply(self, action: int, seat: int | None = None) -> Event:
         """Do ``action`` for the player to move (checked against ``seat`` when given).
 
-        Raises :class:`IllegalAction` with the reason, and then nothing has changed.
+        Raises :class:`IllegalAction` with the reason, and then nothing has changed.  The typed
+        API takes the ``int`` actions of :mod:`varaq.actions`; untyped callers may also pass text
+        (``"QS"``, ``"bid 4"``), and anything else is refused in one line, never a ``TypeError``.
 
         Playing a card is written out here in full, legality check included, because it is
         the hottest path in Varaq: every card of every layout the Hard player simulates comes
@@ -462,38 +464,51 @@ class Game:
         """
         if seat is not None and seat != self.turn:
             raise IllegalAction(self._not_your_turn(seat))
-        phase = self.phase
-        if phase == PLAY and 0 <= action < 54 and not self.sheet:
-            trick = self.trick
-            turn = self.turn
-            hands = self.hands
-            if trick:
-                hand = hands[turn]
-                legal = hand & SUIT_MASKS[SUIT_OF[trick[0]]] or hand  # follow if you can
-            else:
-                legal = self.legal_play_mask()
-            bit = _BIT[action]
-            if legal & bit:
-                hands[turn] ^= bit
-                self.played |= bit
-                trick.append(action)
-                if action >= 39:  # every spade and joker is numbered 39 or above
-                    self.broken = True
-                if len(trick) < 4:
-                    self.turn = (turn + 1) & 3
-                    return _PLAY_EVENTS[turn][action]
-                return self._end_trick(turn, action)
-        elif phase == BIDDING and BID <= action <= BID + 13:
-            value = action - BID
-            if value >= self._lowest_bid() or (value == 0 and self.rules.nil):
-                return self._bid(value)
-        elif phase == BLIND and action in (BLIND_NIL, LOOK):
-            return self._decide_blind(action)
-        elif (
-            phase == EXCHANGE and 0 <= action < 54
-            and (self.hands[self.turn] & ~self.passing) >> action & 1
-        ):
-            return self._pass(action)
+        try:
+            phase = self.phase
+            if phase == PLAY and 0 <= action < 54 and not self.sheet:
+                trick = self.trick
+                turn = self.turn
+                hands = self.hands
+                if trick:
+                    hand = hands[turn]
+                    legal = hand & SUIT_MASKS[SUIT_OF[trick[0]]] or hand  # follow if you can
+                else:
+                    legal = self.legal_play_mask()
+                bit = _BIT[action]
+                if legal & bit:
+                    hands[turn] ^= bit
+                    self.played |= bit
+                    trick.append(action)
+                    if action >= 39:  # every spade and joker is numbered 39 or above
+                        self.broken = True
+                    if len(trick) < 4:
+                        self.turn = (turn + 1) & 3
+                        return _PLAY_EVENTS[turn][action]
+                    return self._end_trick(turn, action)
+            elif phase == BIDDING and BID <= action <= BID + 13:
+                value = action - BID
+                if value >= self._lowest_bid() or (value == 0 and self.rules.nil):
+                    return self._bid(value)
+            elif phase == BLIND and action in (BLIND_NIL, LOOK):
+                return self._decide_blind(action)
+            elif (
+                phase == EXCHANGE and 0 <= action < 54
+                and (self.hands[self.turn] & ~self.passing) >> action & 1
+            ):
+                return self._pass(action)
+        except TypeError:
+            # Only a non-int action gets here (comparisons with it fail): read text such as
+            # "QS" or "bid 4"; anything else is refused in one line.  Zero cost for ints.
+            if isinstance(action, int):
+                raise
+            if not isinstance(action, str):
+                raise IllegalAction(f"unknown action {action!r}") from None
+            try:
+                parsed = parse_action(action)
+            except ActionError as error:
+                raise IllegalAction(str(error)) from None
+            return self.apply(parsed, seat)
         raise IllegalAction(self.why_illegal(action))
 
     def _end_trick(self, seat: int, card: int) -> Event:
