@@ -12,8 +12,8 @@ Hard player with the guesswork removed — one layout, the true one:
 - **bidding**: each bid around Normal's estimate (and nil when sensible) is simulated on the
   true deal the same way: the other bids and the first tricks with Normal, then perfect play
   (the double-dummy count of each side's tricks, and whether the defence can force a trick on
-  a live nil); the best by match value is bid.  A nil is bid only when the solver proves, from
-  the first lead, that no defence can force a trick on it;
+  a live nil); the best by match value is bid.  A nil is never bid when the solver proves,
+  from the first lead, that a defence seeing every card can force a trick on it;
 - blind nil and the exchange: Normal's judgement.
 
 A full 13-card double-dummy solve takes too long in Python to be done at every card (see the
@@ -94,7 +94,7 @@ class CheaterBot:
 
     def _bid(self, view: View, hands: tuple[int, int, int, int]) -> Decision:
         candidates, guess = bid_candidates(view, span=3)
-        if 0 in candidates and len(candidates) > 1 and not self._nil_proof(view, hands):
+        if 0 in candidates and len(candidates) > 1 and self._nil_breakable(view, hands):
             candidates.remove(0)
         side = view.seat & 1
         base = Game.from_view(view, hands)
@@ -110,11 +110,11 @@ class CheaterBot:
         return Decision(BID + best, "best bid on the true deal")
 
 
-    def _nil_proof(self, view: View, hands: tuple[int, int, int, int]) -> bool:
-        """Whether a nil by this seat holds against a defence that sees every card.
+    def _nil_breakable(self, view: View, hands: tuple[int, int, int, int]) -> bool:
+        """Whether a defence that sees every card can force a trick on a nil by this seat.
 
-        The solver must prove it within ``nil_node_limit`` nodes; an answer it cannot reach
-        counts as "no": a ceiling player does not gamble on a nil.
+        Only a proof counts: if the solver cannot settle it within ``nil_node_limit`` nodes the
+        nil stays a candidate, and the simulation of the hand judges it like any other bid.
         """
         seat = view.seat
         rules = view.rules
@@ -126,7 +126,7 @@ class CheaterBot:
             node_limit=self.nil_node_limit,
         )
         try:
-            return not defence.at_least(hands, leader, (), False, 1)
+            return defence.at_least(hands, leader, (), False, 1)
         except SolverLimit:
             return False
 
