@@ -28,6 +28,7 @@ __all__ = [
     "ACE_SPADES", "SUIT_OF", "RANK_OF", "SUIT_MASKS", "SPADE_MASK", "STANDARD_DECK",
     "JOKER_DECK", "CardError", "parse_card", "card_text", "card_unicode", "card_name",
     "parse_hand", "hand_text", "cards_of", "mask_of", "count", "trump_order", "sort_key",
+    "trick_power", "card_list",
 ]
 
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
@@ -87,6 +88,28 @@ def trump_order(jokers: bool) -> tuple[int, ...]:
     return tuple(order)
 
 
+def trick_power(jokers: bool) -> tuple[tuple[int, ...], ...]:
+    """``power[led][card]``: how strong ``card`` is in a trick led in suit ``led``.
+
+    Trumps (100 and up) beat everything, a card of the led suit (1-13) beats the off-suit cards
+    (0), which never win.  One table per led suit turns "who won the trick" into four lookups;
+    the engine and the solver share it so they can never disagree about a trick.
+    """
+    trump = trump_order(jokers)
+    tables = []
+    for led in range(4):
+        row = []
+        for card in range(54):
+            if trump[card]:
+                row.append(100 + trump[card])
+            elif SUIT_OF[card] == led:
+                row.append(1 + RANK_OF[card])
+            else:
+                row.append(0)
+        tables.append(tuple(row))
+    return tuple(tables)
+
+
 def parse_card(text: str) -> int:
     """Read one card: ``AS``, ``td``, ``10D``, ``Q♠``, ``BJ`` or ``LJ``.
 
@@ -137,6 +160,16 @@ def cards_of(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def card_list(mask: int) -> list[int]:
+    """The cards of a mask as a list, lowest card number first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def mask_of(cards: Iterable[int]) -> int:

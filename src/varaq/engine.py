@@ -34,7 +34,6 @@ from .cards import (
     BJ,
     JOKER_DECK,
     LJ,
-    RANK_OF,
     SPADE_MASK,
     STANDARD_DECK,
     SUIT_MASKS,
@@ -44,7 +43,7 @@ from .cards import (
     card_text,
     cards_of,
     hand_text,
-    trump_order,
+    trick_power,
 )
 from .events import Event, TrickResult
 from .rules import Rules
@@ -64,27 +63,7 @@ class IllegalAction(ValueError):
     """An action the rules refuse; ``str()`` is a one-line reason naming the seat and card."""
 
 
-def _power_tables(jokers: bool) -> tuple[tuple[int, ...], ...]:
-    """``POWER[led][card]``: the higher, the stronger in a trick led in suit ``led``.
-
-    Trumps beat everything; a card of the led suit beats off-suit cards, which never win.
-    """
-    trump = trump_order(jokers)
-    tables = []
-    for led in range(4):
-        row = []
-        for card in range(54):
-            if trump[card]:
-                row.append(100 + trump[card])
-            elif SUIT_OF[card] == led:
-                row.append(1 + RANK_OF[card])
-            else:
-                row.append(0)
-        tables.append(tuple(row))
-    return tuple(tables)
-
-
-_POWER = {False: _power_tables(False), True: _power_tables(True)}
+_POWER = {False: trick_power(False), True: trick_power(True)}
 #: Each deck's cards in card-number order: the order a seeded deal shuffles from.
 _DECK_CARDS = {False: tuple(cards_of(STANDARD_DECK)), True: tuple(cards_of(JOKER_DECK))}
 

@@ -44,7 +44,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .cards import RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF, TWO_CLUBS, trump_order
+from .cards import (
+    RANK_OF,
+    SPADE_MASK,
+    SPADES,
+    SUIT_MASKS,
+    SUIT_OF,
+    TWO_CLUBS,
+    card_list,
+    trick_power,
+    trump_order,
+)
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -74,24 +84,7 @@ class SolveResult:
     nodes: int
 
 
-def _power_rows(jokers: bool) -> tuple[tuple[int, ...], ...]:
-    """``rows[led][card]``: strength of ``card`` in a trick led in suit ``led`` (0 never wins)."""
-    trump = trump_order(jokers)
-    rows = []
-    for led in range(4):
-        row = []
-        for card in range(54):
-            if trump[card]:
-                row.append(100 + trump[card])
-            elif SUIT_OF[card] == led:
-                row.append(1 + RANK_OF[card])
-            else:
-                row.append(0)
-        rows.append(tuple(row))
-    return tuple(rows)
-
-
-_ROWS = {False: _power_rows(False), True: _power_rows(True)}
+_ROWS = {False: trick_power(False), True: trick_power(True)}
 #: ``_CHEAP[jokers][led][card]``: how much a card costs to give up in a trick led in ``led``
 #: (discards cheapest, then by strength in the trick, then by rank), for move ordering.
 _CHEAP = {
@@ -577,7 +570,7 @@ def card_values(
     for c in trick:
         remaining |= _BIT[c]
     order = _order_in_suits(jokers)
-    for card in _cards(legal):
+    for card in card_list(legal):
         # Walk down the run to its lowest card, the one the solver searched.
         rep = card
         while rep not in reps:
@@ -595,15 +588,6 @@ def _legal_mask(hand: int, trick: Sequence[int], broken: bool, two_clubs: bool) 
     if not broken and hand & ~SPADE_MASK:
         return hand & ~SPADE_MASK
     return hand
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _order_in_suits(jokers: bool) -> dict[int, tuple[int, ...]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from ..actions import BID, BLIND_NIL, LOOK
-from ..cards import RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF, card_name
+from ..cards import RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF, card_list, card_name
 from ..view import View
 from . import Decision
 from .bidding import suit_lengths, top_trump
@@ -34,15 +34,6 @@ def _name(card: int) -> str:
     return card_name(card).lower()
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def rough_tricks(hand: int, jokers: bool) -> float:
     """A beginner's count: every ace and king, the high spades, and spades beyond the third.
 
@@ -51,7 +42,7 @@ def rough_tricks(hand: int, jokers: bool) -> float:
     """
     lengths = suit_lengths(hand)
     tricks = 0.0
-    for card in _cards(hand):
+    for card in card_list(hand):
         suit = SUIT_OF[card]
         rank = RANK_OF[card]
         if card >= 52 or (suit == SPADES and rank >= 10):
@@ -102,7 +93,7 @@ class EasyBot:
         jokers = view.rules.jokers
         hand = view.hand
         tricks = rough_tricks(hand, jokers)
-        high_cards = sum(1 for c in _cards(hand) if c >= 52 or RANK_OF[c] >= 10)
+        high_cards = sum(1 for c in card_list(hand) if c >= 52 or RANK_OF[c] >= 10)
         spades = (hand & SPADE_MASK).bit_count()
         can_nil = (
             BID in view.legal
@@ -148,7 +139,7 @@ class EasyBot:
             return self._lead(view, k, legal, me_nil, rng)
         power = POWER[jokers][k.led]
         winners = 0
-        for c in _cards(legal):
+        for c in card_list(legal):
             if power[c] > power[k.winning_card]:
                 winners |= 1 << c
         losers = legal & ~winners
@@ -186,20 +177,20 @@ class EasyBot:
         if me_nil:
             card = lowest(plain or legal, jokers)
             return Decision(card, f"Lead the {_name(card)}, my lowest: I bid nil")
-        aces = [c for c in _cards(plain) if RANK_OF[c] == 12]
+        aces = [c for c in card_list(plain) if RANK_OF[c] == 12]
         if aces and rng.random() < CASHES_EARLY:
             card = rng.choice(aces)
             return Decision(card, f"Lead the {_name(card)}: aces win tricks")
         # A beginner remembers the aces, not the rest: a king is good once its ace is out.
         kings = [
-            c for c in _cards(plain)
+            c for c in card_list(plain)
             if RANK_OF[c] == 11 and view.played >> (c + 1) & 1
         ]
         if kings and rng.random() < 0.5:
             card = rng.choice(kings)
             return Decision(card, f"Lead the {_name(card)}: the ace is gone")
         pool = plain or legal
-        suits = sorted({SUIT_OF[c] for c in _cards(pool)})
+        suits = sorted({SUIT_OF[c] for c in card_list(pool)})
         suit = rng.choice(suits)
         card = lowest(pool & SUIT_MASKS[suit], jokers)
         return Decision(card, f"Lead the {_name(card)}")

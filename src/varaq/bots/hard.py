@@ -152,15 +152,6 @@ def _finish_with_normal(g: Game) -> HandScore:
     return g.log[-1].result
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _the(card: int) -> str:
     name = card_name(card)
     return "the " + name[0].lower() + name[1:]

@@ -27,7 +27,16 @@ from __future__ import annotations
 import random
 
 from ..actions import BID, BLIND_NIL, LOOK
-from ..cards import RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_NAMES, SUIT_OF, card_name
+from ..cards import (
+    RANK_OF,
+    SPADE_MASK,
+    SPADES,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUIT_OF,
+    card_list,
+    card_name,
+)
 from ..view import View
 from . import Decision
 from .bidding import estimate_tricks, nil_danger, suit_lengths, top_trump
@@ -202,12 +211,14 @@ def choose_pass(view: View) -> Decision:
     if view.bids[view.seat] == 0:
         order = ORDER[jokers]
         # Spades rank above side cards here: any spade from the eight up can win a trick.
-        card = max(_cards(hand), key=lambda c: order[c] + 5 if SUIT_OF[c] == SPADES else order[c])
+        card = max(
+            card_list(hand), key=lambda c: order[c] + 5 if SUIT_OF[c] == SPADES else order[c]
+        )
         return Decision(card, f"Pass back the {_name(card)}: my most dangerous card")
     lengths = suit_lengths(view.hand)
     plain = hand & ~SPADE_MASK
     pool = plain if plain else hand
-    card = min(_cards(pool), key=lambda c: (RANK_OF[c], lengths[SUIT_OF[c]]))
+    card = min(card_list(pool), key=lambda c: (RANK_OF[c], lengths[SUIT_OF[c]]))
     return Decision(card, f"Pass the {_name(card)}: a low card helps partner's blind nil")
 
 
@@ -217,15 +228,6 @@ def choose_pass(view: View) -> Decision:
 def _name(card: int) -> str:
     """A card's name inside a sentence: ``king of hearts``."""
     return card_name(card).lower()
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class _Table:
@@ -270,7 +272,7 @@ class _Table:
     def winners(self) -> int:
         """Legal cards that would win the trick as it stands."""
         out = 0
-        for c in _cards(self.legal):
+        for c in card_list(self.legal):
             if self.beats_winner(c):
                 out |= 1 << c
         return out
@@ -355,7 +357,7 @@ def _most_dangerous(t: _Table, mask: int) -> int:
     fewest lower cards of its suit in hand to hide behind, then the highest rank."""
     k = t.k
     best, best_key = -1, (99, 99, 99)
-    for c in _cards(mask):
+    for c in card_list(mask):
         suit_mask = SUIT_MASKS[SUIT_OF[c]]
         cover = (k.hand & suit_mask & ~ABOVE[t.jokers][c]).bit_count() - 1
         key = (k.higher_out(c), cover, -ORDER[t.jokers][c])
@@ -368,7 +370,7 @@ def _lead_for_nil(t: _Table) -> Decision:
     """Lead the card most likely to be beaten: low, with many higher cards still out."""
     k = t.k
     best, best_key = -1, (-99, -99)
-    for c in _cards(t.legal):
+    for c in card_list(t.legal):
         higher = (ABOVE[t.jokers][c] & k.unseen).bit_count()
         key = (higher, 0 if SUIT_OF[c] == SPADES else 1)
         if key > best_key:
@@ -407,7 +409,7 @@ def _lead_for_cover(t: _Table) -> Decision:
     k, jokers = t.k, t.jokers
     mate = t.mate
     # Cash a master: partner discards or plays under it.
-    masters = [c for c in _cards(t.legal) if k.is_master(c)]
+    masters = [c for c in card_list(t.legal) if k.is_master(c)]
     if masters:
         card = max(masters, key=lambda c: (SUIT_OF[c] != SPADES, RANK_OF[c]))
         return Decision(card, f"Lead the {_name(card)}, a sure winner, to keep partner safe")
@@ -418,7 +420,7 @@ def _lead_for_cover(t: _Table) -> Decision:
             card = highest(mine, jokers)
             return Decision(card, f"Lead {SUIT_NAMES[suit]}: partner is void and can discard")
     # Otherwise lead my strongest card (fewest higher cards out), so partner goes under it.
-    card = min(_cards(t.legal), key=lambda c: (k.higher_out(c), -ORDER[jokers][c]))
+    card = min(card_list(t.legal), key=lambda c: (k.higher_out(c), -ORDER[jokers][c]))
     return Decision(card, f"Lead the {_name(card)}, my strongest, for partner's nil to go under")
 
 
@@ -431,7 +433,7 @@ def _play_against_nil(t: _Table) -> Decision | None:
     if t.pos == 0:
         nil = nil_seats[0]
         best, best_key = -1, (99, 99)
-        for c in _cards(t.legal):
+        for c in card_list(t.legal):
             suit = SUIT_OF[c]
             if k.is_void(nil, suit):
                 continue
@@ -488,7 +490,7 @@ def _discard(t: _Table) -> int:
     if not plain:
         return lowest(t.legal, jokers)
     best, best_key = -1, (99, 99, 99)
-    for c in _cards(plain):
+    for c in card_list(plain):
         suit = SUIT_OF[c]
         length = (t.k.hand & SUIT_MASKS[suit]).bit_count()
         is_master = t.k.is_master(c)
@@ -505,7 +507,7 @@ def _follow_to_win(t: _Table, why: str) -> Decision:
     over = t.winners()
     if not over:
         return _follow_low(t, "I cannot win this trick")
-    sure = [c for c in _cards(over) if t.holds(c)]
+    sure = [c for c in card_list(over) if t.holds(c)]
     if k.winning_seat == t.mate:
         # Partner's card may still be beaten: take over only with a sure winner, and never
         # cut a master of partner's (the only danger to it is a cut, and a spade spent on it
@@ -518,7 +520,7 @@ def _follow_to_win(t: _Table, why: str) -> Decision:
             return Decision(
                 card, f"{verb} with the {_name(card)}: partner's card could be beaten, mine holds"
             )
-        following = [c for c in _cards(over) if SUIT_OF[c] == t.led and t.led != SPADES]
+        following = [c for c in card_list(over) if SUIT_OF[c] == t.led and t.led != SPADES]
         if following and t.pos == 2 and not k.is_master(k.winning_card):
             # Third hand high: make the last opponent spend a high card to beat us.
             card = max(following, key=lambda c: ORDER[jokers][c])
@@ -567,7 +569,7 @@ def _lead(t: _Table, want: bool, why: str) -> Decision:
     if not want:
         # Lead the card most likely to lose: many higher cards out, held by players not void.
         best, best_key = -1, (-99, -99)
-        for c in _cards(legal):
+        for c in card_list(legal):
             higher = (ABOVE[jokers][c] & k.unseen).bit_count()
             key = (min(higher, 4), -RANK_OF[c] if c < 52 else -15)
             if SUIT_OF[c] == SPADES:
@@ -579,7 +581,7 @@ def _lead(t: _Table, want: bool, why: str) -> Decision:
     spades_out = k.spades_out
     my_spades = (k.hand & SPADE_MASK).bit_count()
     # Draw trumps with master spades when I hold most of the spades left.
-    spade_masters = [c for c in _cards(legal & SPADE_MASK) if k.is_master(c)]
+    spade_masters = [c for c in card_list(legal & SPADE_MASK) if k.is_master(c)]
     if spade_masters and spades_out and my_spades * 2 >= spades_out:
         card = highest(legal & SPADE_MASK, jokers)
         return Decision(card, f"Lead the {_name(card)} to draw the spades still out: {why}")
@@ -635,12 +637,12 @@ def _lead(t: _Table, want: bool, why: str) -> Decision:
         for suit in range(4)
     ]
     best, best_key = -1, (-99, 0)
-    for c in _cards(legal):
+    for c in card_list(legal):
         suit = SUIT_OF[c]
         mine = k.hand & SUIT_MASKS[suit]
         length = mine.bit_count()
         guarded_honour = any(
-            k.higher_out(h) == 1 and RANK_OF[h] >= 10 for h in _cards(mine) if h != c
+            k.higher_out(h) == 1 and RANK_OF[h] >= 10 for h in card_list(mine) if h != c
         ) and length <= 3
         score = length - (3 if guarded_honour else 0) - (4 if suit == SPADES else 0)
         key = (score - (6 if cut_by[suit] else 0), -RANK_OF[c])
