@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
 
@@ -23,13 +24,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """Bad options are reported in one line (and ``--help`` says the rest), like every other
+    refusal in Varaq, instead of argparse's usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="varaq",
         description="Varaq: Partnership Spades — play, replay, and pit computer players.",
     )
     parser.add_argument("--version", action="version", version=f"varaq {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_OneLineParser)
     for name, (module, text) in COMMANDS.items():
         p = sub.add_parser(name, help=text, description=text)
         try:
