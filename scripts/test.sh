@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Install everything the tests need (Python packages, Debian's Chromium, Redis) and run them all:
+# Install everything the tests need (Python packages, Debian's Chromium and Node.js) and run them all:
 # lint, types, and the pytest suite (engine, bots, server, browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
-command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "installing Debian packages: ${need_apt[*]}"
     export DEBIAN_FRONTEND=noninteractive
