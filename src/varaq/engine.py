@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .actions import BID, BLIND_NIL, LOOK, ActionError, action_text, parse_action
@@ -766,8 +766,3 @@ class Game:
 from .view import View  # noqa: E402
 
 __all__ += ["View"]
-
-
-def bids_in_order(dealer: int, bids: Mapping[int, int]) -> list[tuple[int, int]]:
-    """``bids`` by seat, sorted into bidding order from the dealer's left."""
-    return sorted(bids.items(), key=lambda kv: (kv[0] - dealer - 1) & 3)
