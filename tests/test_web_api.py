@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,19 +13,6 @@ from varaq.record import load_record
 from varaq.seats import S
 from varaq.service.tables import Pace
 from web_helpers import make_app, new_game, play_hand, state, wait_for_south
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(make_app(tmp_path)) as c:
-        yield c
-
-
-@pytest.fixture
-def frozen(tmp_path: Path) -> Iterator[TestClient]:
-    """Computer players so slow they never move during a test: positions stay put."""
-    with TestClient(make_app(tmp_path, pace=1000.0)) as c:
-        yield c
 
 
 def refused(response: Any, status: int, words: str = "") -> str:

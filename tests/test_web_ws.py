@@ -3,30 +3,17 @@ and a whole hand watched and played through the socket."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from web_helpers import make_app, new_game, south_choice, state, wait_for_south
+from web_helpers import new_game, south_choice, state, wait_for_south
 
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(make_app(tmp_path)) as c:
-        yield c
-
-
-@pytest.fixture
-def frozen(tmp_path: Path) -> Iterator[TestClient]:
-    """Computer players so slow they never move during a test."""
-    with TestClient(make_app(tmp_path, pace=1000.0)) as c:
-        yield c
 
 
 def hello(ws: Any, version: int) -> dict[str, Any]:
