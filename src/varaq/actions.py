@@ -9,6 +9,14 @@ only place that knows the encoding.
 - ``BLIND_NIL`` (80): bid blind nil before looking at the cards.
 - ``LOOK`` (81): look at the cards, giving up blind nil for this hand.
 
+A match's history (:attr:`varaq.engine.Game.actions`) also holds what is not a player's choice:
+
+- ``DEAL_HAND`` (96): the next hand was dealt from the game's seed;
+- ``DEAL_GIVEN`` (97): the next hand was dealt from given cards (a record, a puzzle), or was a
+  score-sheet hand with no cards;
+- ``TRICKS_GIVEN`` (98): a score-sheet hand was finished with each seat's tricks;
+- ``CONCEDE + side`` (100, 101): NS or EW conceded.
+
 >>> action_text(bid(4)), action_text(NIL_BID), action_text(parse_action("qs"))
 ('bid 4', 'nil', 'QS')
 """
@@ -19,13 +27,18 @@ from .cards import CardError, card_text, parse_card
 
 __all__ = [
     "BID", "NIL_BID", "BLIND_NIL", "LOOK", "bid", "is_card", "is_bid", "bid_value",
-    "action_text", "parse_action", "ActionError",
+    "action_text", "parse_action", "ActionError", "DEAL_HAND", "DEAL_GIVEN", "TRICKS_GIVEN",
+    "CONCEDE",
 ]
 
 BID = 64
 NIL_BID = BID
 BLIND_NIL = 80
 LOOK = 81
+DEAL_HAND = 96
+DEAL_GIVEN = 97
+TRICKS_GIVEN = 98
+CONCEDE = 100
 
 
 class ActionError(ValueError):
@@ -61,6 +74,14 @@ def action_text(action: int) -> str:
         return "blind nil"
     if action == LOOK:
         return "look"
+    if action == DEAL_HAND:
+        return "deal"
+    if action == DEAL_GIVEN:
+        return "deal given"
+    if action == TRICKS_GIVEN:
+        return "tricks given"
+    if action in (CONCEDE, CONCEDE + 1):
+        return "concede " + ("NS", "EW")[action - CONCEDE]
     return f"action {action}"
 
 

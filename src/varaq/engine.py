@@ -29,7 +29,18 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .actions import BID, BLIND_NIL, LOOK, ActionError, action_text, parse_action
+from .actions import (
+    BID,
+    BLIND_NIL,
+    CONCEDE,
+    DEAL_GIVEN,
+    DEAL_HAND,
+    LOOK,
+    TRICKS_GIVEN,
+    ActionError,
+    action_text,
+    parse_action,
+)
 from .cards import (
     BJ,
     JOKER_DECK,
@@ -46,17 +57,17 @@ from .cards import (
     trick_power,
 )
 from .events import Event, TrickResult
+from .phases import BIDDING, BLIND, DEAL, EXCHANGE, OVER, PHASE_NAMES, PLAY, Phase
 from .rules import Rules
 from .scoring import HandScore, match_winner, score_hand
 from .seats import SEAT_LETTERS, SIDE_NAMES
+from .view import View, build_view
 
 __all__ = [
     "Game", "IllegalAction", "HandLog", "PHASE_NAMES",
-    "DEAL", "BLIND", "BIDDING", "EXCHANGE", "PLAY", "OVER",
+    "DEAL", "BLIND", "BIDDING", "EXCHANGE", "PLAY", "OVER", "Phase", "View",
 ]
 
-DEAL, BLIND, BIDDING, EXCHANGE, PLAY, OVER = 0, 1, 2, 3, 4, 5
-PHASE_NAMES = ("deal", "blind", "bid", "exchange", "play", "over")
 
 
 class IllegalAction(ValueError):
@@ -197,6 +208,7 @@ class Game:
         "start_bags", "log", "hand_no", "dealer", "first_dealer", "phase", "turn", "hands",
         "dealt", "bids", "blind", "blind_queue", "exchange_queue", "passing", "exchanged",
         "trick", "leader", "tricks", "taken", "broken", "played", "winner", "conceded", "sheet",
+        "actions",
     )
 
     def __init__(
@@ -244,6 +256,9 @@ class Game:
         self.winner: int | None = None
         self.conceded: int | None = None
         self.sheet = False
+        #: Every input the match accepted, in order (see :mod:`varaq.actions`): the one history
+        #: from which a table's journal and its stored rows are written.
+        self.actions: list[int] = []
 
     # -- reading the state ------------------------------------------------------------------
 
@@ -297,8 +312,10 @@ class Game:
         dealer = self._next_dealer(dealer)
         if hands is None:
             hands = _shuffle_and_deal(f"{self.seed}:{self.hand_no}", self._deck_cards, dealer + 1)
+            self.actions.append(DEAL_HAND)
         else:
             self._check_deal(hands)
+            self.actions.append(DEAL_GIVEN)
         self._start_hand(dealer, tuple(hands), sheet=False)  # type: ignore[arg-type]
         return _DEAL_EVENTS[dealer]
 
@@ -310,6 +327,7 @@ class Game:
                 "the match is over" if self.phase == OVER else "the current hand is not finished"
             )
         dealer = self._next_dealer(dealer)
+        self.actions.append(DEAL_GIVEN)
         self._start_hand(dealer, (0, 0, 0, 0), sheet=True)
         return _DEAL_EVENTS[dealer]
 
@@ -456,6 +474,7 @@ class Game:
                     legal = self.legal_play_mask()
                 bit = _BIT[action]
                 if legal & bit:
+                    self.actions.append(action)
                     hands[turn] ^= bit
                     self.played |= bit
                     trick.append(action)
@@ -518,6 +537,7 @@ class Game:
 
     def _bid(self, value: int) -> Event:
         seat = self.turn
+        self.actions.append(BID + value)
         self.bids[seat] = value
         self._next_bidder()
         return _BID_EVENTS[seat][value]
@@ -551,6 +571,7 @@ class Game:
 
     def _decide_blind(self, action: int) -> Event:
         seat = self.blind_queue.pop(0)
+        self.actions.append(action)
         if action == BLIND_NIL:
             self.blind[seat] = True
             self.bids[seat] = 0
@@ -565,6 +586,7 @@ class Game:
 
     def _pass(self, card: int) -> Event:
         giver, receiver = self.exchange_queue[0]
+        self.actions.append(card)
         self.passing |= 1 << card
         if self.passing.bit_count() == self.rules.exchange:
             self.hands[giver] &= ~self.passing
@@ -587,6 +609,7 @@ class Game:
         if sum(tricks) != 13:
             raise IllegalAction(f"tricks add up to {sum(tricks)}, not 13")
         self.taken = list(tricks)
+        self.actions.append(TRICKS_GIVEN)
         hand = self._finish_hand()
         return Event("tricks", self.dealer, -1, None, hand, self.winner)
 
@@ -613,12 +636,29 @@ class Game:
         self.turn = _NO_SEAT
         return result
 
+    def push(self, action: int) -> Event:
+        """Apply one entry of a history (:attr:`actions`): a player's action, a deal from the
+        seed or a concession.  Pushing a game's ``actions`` one by one into a new game with the
+        same rules, seed, starting score and first dealer rebuilds it exactly; a table's stored
+        journal is nothing more than that."""
+        if action == DEAL_HAND:
+            return self.deal()
+        if action in (CONCEDE, CONCEDE + 1):
+            return self.concede(action - CONCEDE)
+        if action in (DEAL_GIVEN, TRICKS_GIVEN):
+            raise IllegalAction(
+                f"{action_text(action)}: the cards or tricks were given, not dealt; "
+                "rebuild this game from its record"
+            )
+        return self.apply(action)
+
     def concede(self, side: int) -> Event:
         """``side`` gives up: the other side wins at once."""
         if self.phase == OVER:
             raise IllegalAction("the match is over")
         if side not in (0, 1):
             raise IllegalAction(f"unknown side {side!r}")
+        self.actions.append(CONCEDE + side)
         self.conceded = side
         self.winner = 1 - side
         self.phase = OVER
@@ -725,12 +765,11 @@ class Game:
         g.winner = self.winner
         g.conceded = self.conceded
         g.sheet = self.sheet
+        g.actions = self.actions[:]
         return g
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know now, and nothing more."""
-        from .view import build_view
-
         return build_view(self, seat)
 
     @classmethod
@@ -761,8 +800,3 @@ class Game:
         g.dealt = (hands[0], hands[1], hands[2], hands[3])
         return g
 
-
-# Late import: view.py needs Game's phase constants.
-from .view import View  # noqa: E402
-
-__all__ += ["View"]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import action_text
 from .cards import card_text, cards_of, hand_text, sort_key
 from .events import TrickResult
+from .phases import BLIND, DEAL, EXCHANGE, OVER, PHASE_NAMES, PLAY
 from .rules import Rules
 from .scoring import HandScore
 from .seats import SEAT_LETTERS, SIDE_NAMES
@@ -189,6 +190,3 @@ def build_view(game: Game, seat: int) -> View:
 #: The seats in playing order from each leader (a trick's cards pair with them).
 _SEATS_FROM = tuple(tuple((leader + i) & 3 for i in range(4)) for leader in range(4))
 
-# Late import: engine.py imports this module at its end, so whichever of the two is imported
-# first, the names below exist by the time this line runs.
-from .engine import BLIND, DEAL, EXCHANGE, OVER, PHASE_NAMES, PLAY  # noqa: E402
