@@ -42,7 +42,7 @@ __all__ = ["FORMAT", "RecordError", "to_record", "load_record", "parse_record"]
 
 FORMAT = "varaq-record/1"
 
-_TOP_KEYS = ("format", "rules", "start", "hands", "conceded")
+_TOP_KEYS = ("format", "rules", "partial", "reader", "start", "hands", "conceded")
 _HAND_KEYS = ("dealer", "deal", "bids", "looked", "exchange", "plays", "tricks")
 
 
@@ -53,9 +53,20 @@ class RecordError(ValueError):
 # -- writing --------------------------------------------------------------------------------
 
 
-def to_record(game: Game) -> dict[str, Any]:
-    """The ``varaq-record/1`` document of ``game``: finished hands, then the hand in progress."""
+def to_record(game: Game, reader: int | None = None) -> dict[str, Any]:
+    """The ``varaq-record/1`` document of ``game``: finished hands, then the hand in progress.
+
+    With a ``reader`` seat and a match still running, the record holds only what that seat may
+    see (a player's "Download record"): finished hands in full (every one of their cards has
+    been played face up), and of the hand in progress the bids, the cards played, the reader's
+    own cards as dealt (none while it is still choosing blind nil) and the exchange cards it
+    gave or was given.  Such a record says ``"partial": true`` and names its ``"reader"``.  Once
+    the match is over every card may be seen, and the record is the full one.
+    """
     doc: dict[str, Any] = {"format": FORMAT, "rules": game.rules.to_spec()}
+    if reader is not None and game.phase != OVER:
+        doc["partial"] = True
+        doc["reader"] = SEAT_LETTERS[reader]
     if any(game.start_totals) or any(game.start_bags):
         doc["start"] = {
             "total": _by_side(game.start_totals),
@@ -63,10 +74,35 @@ def to_record(game: Game) -> dict[str, Any]:
         }
     hands = [_finished_hand(log) for log in game.log]
     if game.phase in (BLIND, BIDDING, EXCHANGE, PLAY) or _conceded_mid_hand(game):
-        hands.append(_current_hand(game))
+        current = _current_hand(game)
+        if doc.get("partial") and reader is not None:
+            _keep_what_reader_sees(game, current, reader)
+        hands.append(current)
     doc["hands"] = hands
     doc["conceded"] = None if game.conceded is None else SIDE_NAMES[game.conceded]
     return doc
+
+
+def _keep_what_reader_sees(game: Game, hand: dict[str, Any], reader: int) -> None:
+    """Strip the hand in progress down to what ``reader`` may know (see :func:`to_record`)."""
+    deal = hand.pop("deal", None)
+    view = game.view(reader)
+    if deal is not None and not view.cards_hidden:
+        hand["deal"] = {SEAT_LETTERS[reader]: deal[SEAT_LETTERS[reader]]}
+    exchange = hand.pop("exchange", None)
+    if exchange:
+        # A seat sees what it gave and what its partner gave it; the other side's exchange
+        # stays between them.
+        mine = {k: v for k, v in exchange.items() if k in (SEAT_LETTERS[reader],)}
+        if view.received:
+            mine[SEAT_LETTERS[reader ^ 2]] = hand_text(view.received)
+        if mine:
+            hand["exchange"] = {k: mine[k] for k in exchange if k in mine}
+    # Keys in the record's usual order.
+    order = {key: i for i, key in enumerate(_HAND_KEYS)}
+    items = sorted(hand.items(), key=lambda kv: order.get(kv[0], len(order)))
+    hand.clear()
+    hand.update(items)
 
 
 def _conceded_mid_hand(game: Game) -> bool:
@@ -232,6 +268,10 @@ def load_record(doc: Mapping[str, Any] | str | bytes, *, seed: int | str = 0) ->
     hands = doc.get("hands", [])
     if not isinstance(hands, list):
         raise RecordError(f"hands must be a list, not {_json_kind(hands)}")
+    if doc.get("partial") is True and hands and _unseen_cards(hands[-1]):
+        # One player's record of a running match: the hand in progress shows that player's
+        # cards only, so it cannot be replayed; its finished hands can.
+        hands = hands[:-1]
     first_dealer = 0
     if hands and isinstance(hands[0], Mapping) and hands[0].get("dealer") is not None:
         first_dealer = _read_seat(hands[0]["dealer"], "hand 1: dealer")
@@ -253,6 +293,14 @@ def load_record(doc: Mapping[str, Any] | str | bytes, *, seed: int | str = 0) ->
             raise RecordError(f"{conceded} cannot concede: the match was already over")
         game.concede(SIDE_NAMES.index(conceded))
     return game
+
+
+def _unseen_cards(hand: Any) -> bool:
+    """Whether a hand's deal leaves some seat's cards out (a partial record's last hand)."""
+    if not isinstance(hand, Mapping) or "tricks" in hand:
+        return False
+    deal = hand.get("deal")
+    return not isinstance(deal, Mapping) or len(deal) < 4
 
 
 def _where_it_stopped(game: Game) -> str:
