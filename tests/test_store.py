@@ -1,246 +1,197 @@
-"""Storage and the journal: games rows, optimistic versions, exact rebuilds, and what the browser
-is shown never depending on cards South cannot see."""
+"""Storage: tables as a row plus appended entries, versions that two writers cannot both
+extend, group commits, migrations (a 0.1.0 database included) and pruning."""
 
 from __future__ import annotations
 
-import random
+import json
+import sqlite3
 import threading
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import update
+from sqlalchemy.orm import Session
 
-from varaq.actions import BID, BLIND_NIL, LOOK
-from varaq.cards import SUIT_OF, cards_of
-from varaq.engine import Game
-from varaq.rules import Rules
-from varaq.seats import E, N, S, W
-from varaq.service.journal import Journal, JournalError, event_json, record_of
-from varaq.service.store import StaleWrite, Store, default_db_url
-from varaq.service.tables import Table
-
-# -- the games table ----------------------------------------------------------------------
-
-
-def journal_doc(seed: int = 1) -> dict[str, Any]:
-    return Journal.new("varaq", seed).to_json()
+from varaq.service.migrations import HEAD, current
+from varaq.service.store import (
+    Append,
+    Appender,
+    StaleWrite,
+    Store,
+    StoreError,
+    TableRow,
+    default_db_url,
+)
 
 
-def test_insert_load_and_save_after_a_version(tmp_path: Path) -> None:
+def new_table(store: Store, table_id: str = "table-0001", **fields: Any) -> None:
+    values: dict[str, Any] = {
+        "table_id": table_id, "kind": "solo", "level": "normal", "rules": "varaq", "seed": "7",
+        "start": {"total": [0, 0], "bags": [0, 0], "dealer": None}, "options": {},
+        "status": "playing", "entries": ["deal"],
+    }
+    values.update(fields)
+    store.create_table(**values)
+
+
+def test_create_append_and_load(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'g.db'}")
-    doc = journal_doc()
-    store.insert("game-0001", "normal", doc, {"format": "varaq-record/1"}, 1, "playing")
-    got = store.load("game-0001")
+    new_table(store)
+    assert store.append_many([Append("table-0001", 1, ["E bid 3", "S bid 4"])]) == [None]
+    got = store.load_table("table-0001")
     assert got is not None
-    assert (got.level, got.version, got.status, got.journal) == ("normal", 1, "playing", doc)
-    doc2 = dict(doc, entries=["deal", "E bid 3"])
-    store.save("game-0001", 1, doc2, {"format": "varaq-record/1", "x": 1}, 2, "playing")
-    got = store.load("game-0001")
-    assert got is not None and got.version == 2 and got.journal["entries"] == ["deal", "E bid 3"]
-    assert store.record("game-0001") == {"format": "varaq-record/1", "x": 1}
-    with pytest.raises(StaleWrite):  # a second writer that read version 1 loses
-        store.save("game-0001", 1, doc, {}, 2, "playing")
-    assert store.load("game-0001").version == 2  # type: ignore[union-attr]
-    assert store.load("no-such-game") is None and store.record("no-such-game") is None
+    assert got.entries == ("deal", "E bid 3", "S bid 4") and got.version == 3
+    assert (got.kind, got.level, got.rules, got.seed, got.status) == (
+        "solo", "normal", "varaq", "7", "playing")
+    assert got.created.tzinfo is not None
+    assert store.load_table("no-such-table") is None
     assert store.count() == 1
     store.close()
 
 
-def test_rows_survive_a_new_store_on_the_same_file(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'sub' / 'g.db'}"  # the folder is created
-    first = Store(url)
-    first.insert("game-0002", "hard", journal_doc(5), {}, 1, "playing")
-    first.close()
-    again = Store(url)
-    assert again.load("game-0002").journal["seed"] == 5  # type: ignore[union-attr]
-    again.close()
+def test_an_append_after_a_stale_version_changes_nothing(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    new_table(store)
+    assert store.append_many([Append("table-0001", 1, ["E bid 3"])]) == [None]
+    # A second writer that read version 1 loses, and its line is not stored.
+    [result] = store.append_many([Append("table-0001", 1, ["E bid 5"])])
+    assert isinstance(result, StaleWrite)
+    assert store.load_table("table-0001").entries == ("deal", "E bid 3")  # type: ignore[union-attr]
+
+
+def test_one_refused_append_in_a_batch_leaves_the_others_stored(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    new_table(store, "table-000a")
+    new_table(store, "table-000b")
+    results = store.append_many([
+        Append("table-000a", 1, ["E bid 3"]),
+        Append("table-000b", 7, ["E bid 3"]),  # stale
+        Append("table-000b", 1, ["S bid 1"], status="over"),
+    ])
+    assert results[0] is None and isinstance(results[1], StaleWrite) and results[2] is None
+    b = store.load_table("table-000b")
+    assert b is not None and b.entries == ("deal", "S bid 1") and b.status == "over"
+
+
+def test_rows_past_the_version_are_found_one_append_at_a_time(tmp_path: Path) -> None:
+    """A corrupt table (an entry beyond its version) fails its own append, not the batch's."""
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    new_table(store, "table-000a")
+    new_table(store, "table-000b")
+    with Session(store.engine) as session, session.begin():
+        session.execute(update(TableRow).where(TableRow.id == "table-000b").values(version=0))
+    results = store.append_many([
+        Append("table-000a", 1, ["E bid 3"]), Append("table-000b", 0, ["deal"]),
+    ])
+    assert results[0] is None and isinstance(results[1], StaleWrite)
+
+
+def test_the_appender_commits_waiting_appends_together(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    for i in range(20):
+        new_table(store, f"table-{i:04d}")
+    appender = Appender(store)
+    gate = threading.Event()
+    working = store.append_many
+
+    def slow_first(appends: Any) -> Any:
+        gate.wait(5)
+        return working(appends)
+
+    store.append_many = slow_first  # type: ignore[method-assign]
+    futures = [appender.submit(Append(f"table-{i:04d}", 1, ["E bid 2"])) for i in range(20)]
+    gate.set()
+    assert [f.result(10) for f in futures] == [None] * 20
+    assert appender.appends == 20 and appender.commits < 20
+    appender.close()
+
+
+def test_a_database_failure_fails_the_batch_with_a_one_line_reason(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    new_table(store)
+    appender = Appender(store)
+
+    def broken(appends: Any) -> Any:
+        raise OSError("disk full\nand more")
+
+    store.append_many = broken  # type: ignore[method-assign]
+    error = appender.submit(Append("table-0001", 1, ["E bid 2"])).exception(10)
+    assert isinstance(error, StoreError) and str(error) == "OSError: disk full"
+    appender.close()
 
 
 def test_an_in_memory_database_is_shared_between_threads() -> None:
     store = Store("sqlite://")
-    store.insert("game-0003", "easy", journal_doc(), {}, 1, "playing")
-    found: list[object] = []
-    worker = threading.Thread(target=lambda: found.append(store.load("game-0003")))
-    worker.start()
-    worker.join()
-    assert found[0] is not None
+    new_table(store)
+    seen: list[int] = []
+    thread = threading.Thread(target=lambda: seen.append(store.count()))
+    thread.start()
+    thread.join()
+    assert seen == [1]
 
 
 def test_default_database_is_varaq_db_or_the_user_data_dir(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:
-    monkeypatch.setenv("VARAQ_DB", "sqlite:////somewhere/else.db")
-    assert default_db_url() == "sqlite:////somewhere/else.db"
+    monkeypatch.setenv("VARAQ_DB", "sqlite:///elsewhere.db")
+    assert default_db_url() == "sqlite:///elsewhere.db"
     monkeypatch.delenv("VARAQ_DB")
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    url = default_db_url()
-    assert url == f"sqlite:///{tmp_path / 'data' / 'varaq' / 'varaq.db'}"
-    assert (tmp_path / "data" / "varaq").is_dir()
+    monkeypatch.setenv("VARAQ_HOME", str(tmp_path / "home"))
+    assert default_db_url() == f"sqlite:///{tmp_path / 'home' / 'varaq.db'}"
 
 
-# -- the journal --------------------------------------------------------------------------
+def test_prune_removes_only_unfinished_tables_untouched_for_long(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    new_table(store, "table-old-playing")
+    new_table(store, "table-old-over", status="over")
+    new_table(store, "table-new-playing")
+    old = datetime.now(UTC) - timedelta(days=40)
+    with Session(store.engine) as session, session.begin():
+        session.execute(update(TableRow).where(TableRow.id.like("table-old%")).values(updated=old))
+    assert store.prune(timedelta(days=30)) == 1
+    assert store.load_table("table-old-playing") is None
+    assert store.load_table("table-old-over") is not None
+    assert store.load_table("table-new-playing") is not None
+    with sqlite3.connect(tmp_path / "g.db") as db:  # its entries went with it
+        assert db.execute(
+            "select count(*) from entries where table_id = 'table-old-playing'"
+        ).fetchone() == (0,)
 
 
-def played_journal(seed: int, steps: int, rules: str = "classic") -> tuple[Journal, Game]:
-    """A journal of ``steps`` actions chosen at random (legal), as a table would keep it."""
-    journal = Journal.new(rules, seed)
-    game = journal.new_game()
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        event = game.deal() if game.phase_name == "deal" else game.apply(
-            rng.choice(game.legal_actions()))
-        journal.record_entry(game, event)
-    return journal, game
+def test_a_new_database_is_migrated_to_the_newest_schema(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    assert current(store.engine) == HEAD
+    Store(f"sqlite:///{tmp_path / 'g.db'}")  # opening again applies nothing and breaks nothing
+    assert current(store.engine) == HEAD
 
 
-@pytest.mark.parametrize(("seed", "steps"), [(1, 1), (2, 30), (3, 57), (4, 130)])
-def test_a_replayed_journal_is_the_same_game(seed: int, steps: int) -> None:
-    journal, game = played_journal(seed, steps)
-    rebuilt, events = Journal.from_json(journal.to_json()).replay()
-    assert len(events) == len(journal.entries)
-    for seat in (N, E, S, W):
-        assert rebuilt.view(seat) == game.view(seat)
-    assert rebuilt.legal_actions() == game.legal_actions()
-    assert record_of(rebuilt) == record_of(game)
-    # The seed is kept, so the hands still to come are the same deals.
-    while not game.is_over:
-        if game.phase_name == "deal":
-            assert rebuilt.deal() == game.deal()
-            assert rebuilt.hands == game.hands
-            break
-        action = game.legal_actions()[0]
-        game.apply(action)
-        rebuilt.apply(action)
-
-
-def test_a_journal_that_does_not_replay_says_where() -> None:
-    journal, _ = played_journal(7, 10)
-    journal.entries[5] = "S ZZ"
-    with pytest.raises(JournalError, match=r"entry 6 \('S ZZ'\) does not replay"):
-        journal.replay()
-    with pytest.raises(JournalError, match="not a varaq-journal/1"):
-        Journal.from_json({"format": "something"})
-
-
-def test_journal_keeps_start_score_and_first_dealer() -> None:
-    journal = Journal.new({"preset": "classic", "target": 300}, 9, (0, 150), (3, 1), dealer=N)
-    doc = journal.to_json()
-    assert doc["start"] == {"total": {"NS": 0, "EW": 150}, "bags": {"NS": 3, "EW": 1}}
-    assert doc["dealer"] == "N" and doc["rules"] == {"preset": "classic", "target": 300}
-    game = Journal.from_json(doc).new_game()
-    game.deal()
-    assert game.totals == [0, 150] and game.bags == [3, 1] and game.dealer == N
-    assert game.phase_name == "blind"  # NS trails by 150: blind nil is open
-
-
-# -- what the browser sees never depends on hidden cards -----------------------------------
-
-
-def shown(game: Game, events: list[dict[str, Any]]) -> dict[str, Any]:
-    """Exactly what the server sends: the STATE and the last event message."""
-    table = Table("g" * 22, "easy", Journal.new(game.rules, 0), game, events, None)  # type: ignore[arg-type]
-    return {"state": table.state(0), "last": events[-1]}
-
-
-def swap_hidden_cards(hands: list[int], played: int, rng: random.Random) -> list[int]:
-    """Swap unplayed cards of the same suit between the seats South cannot see.
-
-    Every seat keeps its suit lengths and its played cards, so the same bids and plays stay
-    legal in the new layout, while the unseen cards are different.
-    """
-    out = hands[:]
-    for _ in range(40):
-        a, b = rng.sample([N, E, W], 2)
-        ca = [c for c in cards_of(out[a]) if not played >> c & 1]
-        cb = [c for c in cards_of(out[b]) if not played >> c & 1]
-        pairs = [(x, y) for x in ca for y in cb if SUIT_OF[x] == SUIT_OF[y]]
-        if pairs:
-            x, y = rng.choice(pairs)
-            out[a] ^= (1 << x) | (1 << y)
-            out[b] ^= (1 << x) | (1 << y)
-    return out
-
-
-def replay_actions(
-    rules: Rules, hands: list[int], dealer: int, actions: list[int],
-    totals: tuple[int, int] = (0, 0),
-) -> tuple[Game, list[dict[str, Any]]]:
-    game = Game(rules, seed=0, totals=totals, dealer=dealer)
-    events = [event_json(1, game.deal(hands=hands, dealer=dealer))]
-    for action in actions:
-        events.append(event_json(len(events) + 1, game.apply(action)))
-    return game, events
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_what_south_is_shown_does_not_depend_on_hidden_cards(seed: int) -> None:
-    rules = Rules.named("classic")
-    rng = random.Random(seed)
-    game = Game(rules, seed=seed, dealer=seed % 4)
-    game.deal()
-    hands0 = list(game.hands)
-    actions = []
-    stop = rng.randrange(5, 52)  # bids and some cards, stopping anywhere in the hand
-    while len(actions) < stop and game.phase_name in ("bid", "play"):
-        action = rng.choice(game.legal_actions())
-        game.apply(action)
-        actions.append(action)
-    for _ in range(3):
-        other = swap_hidden_cards(hands0, game.played, rng)
-        assert other != hands0 and other[S] == hands0[S]
-        a, ev_a = replay_actions(rules, hands0, game.dealer, actions)
-        b, ev_b = replay_actions(rules, other, game.dealer, actions)
-        assert a.hands != b.hands
-        assert shown(a, ev_a) == shown(b, ev_b)
-
-
-def test_an_east_west_exchange_shows_south_nothing_of_the_cards() -> None:
-    rules = Rules.named("classic")
-    deck = list(range(52))
-    random.Random(3).shuffle(deck)
-    base = [sum(1 << c for c in deck[i::4]) for i in range(4)]
-    other = swap_hidden_cards(base, 0, random.Random(8))
-    results = []
-    for hands in (base, other):
-        # EW trails by 150; dealer S: West decides first, bids blind nil; then the bids.
-        game = Game(rules, seed=0, totals=(150, 0), dealer=S)
-        events = [event_json(1, game.deal(hands=hands, dealer=S))]
-
-        def act(action: int, game: Game = game, events: list[dict[str, Any]] = events) -> None:
-            events.append(event_json(len(events) + 1, game.apply(action)))
-
-        act(BLIND_NIL)  # West
-        for value in (3, 4, 3):  # North, East, South bid (West's blind nil stands)
-            act(BID + value)
-        while game.phase_name == "exchange":  # East passes two, then West two back
-            act(min(game.legal_actions()))
-        assert game.phase_name == "play"
-        results.append((shown(game, events), game.hands[E], game.exchanged[E]))
-    (shown_a, east_a, gave_a), (shown_b, east_b, gave_b) = results
-    assert east_a != east_b and gave_a != gave_b
-    assert shown_a == shown_b
-    passes = [e for e in shown_a["state"]["events"] if e["kind"] == "pass"]
-    assert len(passes) == 4 and all(e["action"] is None for e in passes)
-
-
-def test_south_sees_its_own_passes() -> None:
-    game = Game(Rules.named("classic"), seed=2, totals=(0, 150), dealer=N)
-    game.deal()
-    events = []
-    assert game.turn == S and game.phase_name == "blind"
-    game.apply(BLIND_NIL)  # South
-    while game.phase_name != "exchange":
-        game.apply(LOOK if game.phase_name == "blind" else max(game.legal_actions()))
-    while game.phase_name == "exchange":
-        events.append(event_json(1, game.apply(min(game.legal_actions()))))
-    assert [e["seat"] for e in events] == ["N", "N", "S", "S"]
-    assert [e["action"] is None for e in events] == [True, True, False, False]
-
-
-def test_tables_state_is_built_from_souths_view_only() -> None:
-    journal, game = played_journal(11, 40)
-    _, events = journal.replay()
-    st = shown(game, events)["state"]
-    assert st["view"] == game.view(S).to_json()
+def test_a_0_1_0_database_is_converted(tmp_path: Path) -> None:
+    """Varaq 0.1.0 kept one ``games`` row per game with the whole journal in it."""
+    path = tmp_path / "old.db"
+    journal = {
+        "format": "varaq-journal/1", "rules": "classic", "seed": 41,
+        "start": {"total": {"NS": 0, "EW": 150}, "bags": {"NS": 2, "EW": 0}}, "dealer": "E",
+        "entries": ["deal", "S blind nil", "W bid 3"],
+    }
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "create table games (id varchar(64) primary key, created datetime, updated datetime,"
+            " level varchar(16), rules json, seed bigint, journal json, record json,"
+            " version integer, status varchar(16))"
+        )
+        db.execute(
+            "insert into games values (?, ?, ?, 'hard', '\"classic\"', 41, ?, '{}', 3,"
+            " 'playing')",
+            ("old-game-0001", "2026-01-01 10:00:00", "2026-01-02 10:00:00", json.dumps(journal)),
+        )
+    store = Store(f"sqlite:///{path}")
+    got = store.load_table("old-game-0001")
+    assert got is not None
+    assert got.entries == ("deal", "S blind nil", "W bid 3") and got.version == 3
+    assert got.start == {"total": [0, 150], "bags": [2, 0], "dealer": 1}
+    assert (got.kind, got.level, got.seed, got.rules) == ("solo", "hard", "41", "classic")
+    with sqlite3.connect(path) as db:
+        tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
+    assert "games" not in tables

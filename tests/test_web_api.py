@@ -10,7 +10,6 @@ import pytest
 from starlette.testclient import TestClient
 
 from varaq.record import load_record
-from varaq.seats import S
 from varaq.service.tables import Pace
 from web_helpers import make_app, new_game, play_hand, state, wait_for_south
 
@@ -128,10 +127,13 @@ def test_create_game_refusals(
     refused(client.post("/api/games", json=body), status, words)
 
 
+JSON = {"Content-Type": "application/json"}
+
+
 def test_create_game_refuses_malformed_bodies(client: TestClient) -> None:
-    refused(client.post("/api/games", content=b"{nope"), 400, "not valid JSON")
+    refused(client.post("/api/games", content=b"{nope", headers=JSON), 400, "not valid JSON")
     refused(client.post("/api/games", json=[1, 2]), 400, "JSON object")
-    refused(client.post("/api/games", content=b"x" * 20000), 400, "too large")
+    refused(client.post("/api/games", content=b"x" * 20000, headers=JSON), 413, "too large")
 
 
 # -- reading a game -----------------------------------------------------------------------
@@ -179,7 +181,8 @@ def test_action_refusals_change_nothing(frozen: TestClient) -> None:
     refused(frozen.post(url, json={"action": ""}), 400, "action")
     refused(frozen.post(url, json={"move": "bid 3"}), 400, "action")
     refused(frozen.post(url, json={"action": 3}), 400, "action")
-    refused(frozen.post(url, content=b"bid 3"), 400, "not valid JSON")
+    refused(frozen.post(url, content=b"bid 3", headers=JSON), 400, "not valid JSON")
+    refused(frozen.post(url, content=b'{"action": "bid 3"}'), 415, "application/json")
     refused(frozen.post(url, json={"action": "bid 3", "version": 0}), 409, "stale version")
     refused(frozen.post(url, json={"action": "bid 3", "version": "1"}), 400, "version")
     refused(frozen.post(url, json={"action": "blind nil"}), 400, "blind nil by S refused")
@@ -288,7 +291,14 @@ def test_record_download_replays_to_the_same_view(client: TestClient) -> None:
     assert "attachment" in response.headers["content-disposition"]
     doc = response.json()
     assert doc["format"] == "varaq-record/1" and len(doc["hands"]) == 2
-    assert load_record(doc).view(S).to_json() == st["view"]
+    # A running match: the finished hand in full, of the hand in progress South's cards only.
+    assert doc["partial"] is True and doc["reader"] == "S"
+    assert set(doc["hands"][0]["deal"]) == {"N", "E", "S", "W"}
+    assert list(doc["hands"][1]["deal"]) == ["S"]
+    assert sorted(doc["hands"][1]["deal"]["S"].split()) == sorted(st["view"]["hand"])
+    replayed = load_record(doc)
+    assert replayed.hand_no == 1 and replayed.totals == [
+        st["view"]["totals"]["NS"], st["view"]["totals"]["EW"]]
 
 
 def test_blind_nil_and_the_exchange_through_the_api(client: TestClient) -> None:
@@ -341,18 +351,18 @@ def test_a_storage_failure_refuses_the_action_and_changes_nothing(tmp_path: Path
         gid = new_game(client, dealer="E")["id"]  # South bids first
         before = state(client, gid)
         store = app.state.store
-        working = store.save
+        working = store.append_many
 
         def broken(*args: Any, **kwargs: Any) -> None:
             raise OSError("disk full")
 
-        store.save = broken
+        store.append_many = broken
         try:
             refused(client.post(f"/api/games/{gid}/actions", json={"action": "bid 3"}), 503,
                     "could not store the action: OSError")
             unchanged(client, gid, before)
         finally:
-            store.save = working
+            store.append_many = working
         assert client.post(f"/api/games/{gid}/actions", json={"action": "bid 3"}).status_code == 200
         assert wait_for_south(client, gid)["view"]["phase"] == "play"
 
@@ -361,16 +371,16 @@ def test_computer_players_retry_after_a_storage_failure(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     with TestClient(app) as client:
         store = app.state.store
-        working = store.save
+        working = store.append_many
         failures: list[int] = []
 
         def flaky(*args: Any, **kwargs: Any) -> None:
             if len(failures) < 2:
                 failures.append(1)
                 raise OSError("database is locked")
-            working(*args, **kwargs)
+            return working(*args, **kwargs)
 
-        store.save = flaky
+        store.append_many = flaky
         gid = new_game(client, dealer="S")["id"]  # West moves first: its first saves fail
         st = wait_for_south(client, gid)
         assert len(failures) == 2 and st["view"]["turn"] == "S" and st["version"] == 4

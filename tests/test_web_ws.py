@@ -166,5 +166,5 @@ def test_binary_and_oversized_messages_are_refused(frozen: TestClient) -> None:
         ws.send_bytes(b"\x00\x01")
         reply = ws.receive_json()
         assert reply == {"type": "error", "error": "messages must be JSON text", "status": 400}
-        error_of(ws, "x" * 20_000, 400, "too large")
+        error_of(ws, "x" * 20_000, 413, "too large")
         assert hello(ws, 0)["version"] == 1

@@ -13,7 +13,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from varaq.service.tables import Pace
+from varaq.service.settings import Limits, Pace, Settings
 from varaq.web.app import create_app
 
 #: Seconds a test waits for the computer players before failing.
@@ -24,9 +24,13 @@ def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'games.db'}"
 
 
-def make_app(tmp_path: Path, pace: float = 0.0) -> Starlette:
+#: A server in test mode (seeds may be chosen) with limits no functional test reaches.
+TEST_SETTINGS = Settings(test_mode=True, limits=Limits.relaxed(), secret=b"test-secret-" * 4)
+
+
+def make_app(tmp_path: Path, pace: float = 0.0, **settings: Any) -> Starlette:
     """An app with its own database; ``pace`` 0 makes the computer players move at once."""
-    return create_app(db_url(tmp_path), pace=Pace(pace))
+    return create_app(db_url(tmp_path), settings=TEST_SETTINGS.but(pace=Pace(pace), **settings))
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:

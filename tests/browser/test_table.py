@@ -254,7 +254,8 @@ def test_illegal_request_is_refused_and_changes_nothing(page: Page, server: Serv
     assert stale.status == 409 and "\n" not in stale.json()["error"]
     forged = page.request.get(f"{server.base}/api/games/not-a-real-game-id")
     assert forged.status == 404 and forged.json()["error"]
-    malformed = httpx.post(f"{url}/actions", content=b"{nope", timeout=10)
+    malformed = httpx.post(f"{url}/actions", content=b"{nope", timeout=10,
+                           headers={"Content-Type": "application/json"})
     assert malformed.status_code == 400 and malformed.json()["error"]
     assert server.state(game_id)["version"] == state["version"]
     shot(page, "desktop-8-after-refusals")

@@ -10,6 +10,13 @@ and reused.
 
 When a level is not installed yet (an older checkout), the next weaker one plays instead:
 hard → normal → easy → random.  ``decide_in_worker`` says which one answered.
+
+Fairness.  Each table asks for one decision at a time (its computer players move in turn) and
+coalesces its hints, so the pool's queue holds at most a couple of requests per table and
+serves tables in arrival order: a busy table cannot crowd out a quiet one.  When more Hard
+decisions wait than there are workers, each one gets a smaller time budget (never below
+``MIN_BUDGET``): the Hard players think a little less under load instead of making every
+table wait in line behind everyone's full budget.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ FALLBACK = {"hard": "normal", "normal": "easy", "easy": "random"}
 TABLE_BUDGET = 0.6
 #: Seconds for the Hint button's answer.
 HINT_BUDGET = 0.4
+#: The least a Hard decision is given, however loaded the pool.
+MIN_BUDGET = 0.05
 
 _bots: dict[tuple[str, float], tuple[str, Bot]] = {}
 
@@ -92,6 +101,15 @@ class BotPool:
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or max(1, min(2, os.cpu_count() or 1))
         self._executor: ProcessPoolExecutor | None = None
+        #: Hard decisions asked for and not answered yet (queued or thinking).
+        self.waiting = 0
+
+    def budget_for(self, budget: float) -> float:
+        """The budget a new Hard decision gets now: shared out when the pool is oversubscribed,
+        so the wait for an answer stays near ``budget`` whatever the load."""
+        share = self.processes / max(1, self.waiting + 1)
+        # Rounded: workers keep one Hard player per budget, so the budgets must be few.
+        return round(max(MIN_BUDGET, budget * min(1.0, share)), 2)
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -108,9 +126,14 @@ class BotPool:
     ) -> BotAnswer:
         if level == "hard":
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(
-                self._pool(), decide_in_worker, level, view, seed, budget
-            )
+            share = self.budget_for(budget)
+            self.waiting += 1
+            try:
+                return await loop.run_in_executor(
+                    self._pool(), decide_in_worker, level, view, seed, share
+                )
+            finally:
+                self.waiting -= 1
         return await asyncio.to_thread(decide_in_worker, level, view, seed, budget)
 
     async def close(self) -> None:

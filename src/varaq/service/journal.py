@@ -1,176 +1,155 @@
-"""A table's journal: every input the engine accepted, in order, and nothing else.
+"""A table's journal: every input the table accepted, in order, one line of text each.
 
-Why a journal beside the ``varaq-record/1`` document?  A record is the match as people read it
-(hands, bids, plays); it has no place for the seed the *next* deal will come from, nor for an
-exchange stopped half-way (one card of two chosen).  The journal keeps exactly what the engine
-was given — the seed, the starting score and the entries ``deal``, ``N bid 4``, ``S QS``,
-``concede NS`` — so rebuilding a table is replaying it: after a restart the game resumes at the
-same card and the next hand is the same deal it would have been.
+The journal is the table's one history.  Each stored ``entries`` row is one line:
 
-The events shown to the browser are derived here too, from the engine's events and South's
-view of them, so a rebuilt table shows exactly what the live one showed.
+===================  ==================================================================
+``deal``             the next hand is dealt from the table's seed
+``N bid 4``          a seat's action (``S QS``, ``W nil``, ``E blind nil``, ``N look``;
+                     in an exchange, the card passed: ``N 9C``)
+``E QS auto``        the same, chosen by a computer player for an absent person
+``concede NS``       a side gives up
+``sit E u7``         person 7 takes seat E (``sit S guest``: the one person of a solo table)
+``sit W bot``        a computer player takes seat W
+``leave E``          seat E is open again
+``start``            the match begins (the first ``deal`` follows)
+===================  ==================================================================
 
->>> j = Journal.new("varaq", seed=7)
->>> game, events = j.replay()
->>> entry = j.record_entry(game, game.deal())
->>> entry, game.phase_name
+Rebuilding a table is reading its lines in order (:func:`replay`): the game actions are pushed
+into a new :class:`~varaq.engine.Game` with the table's rules, seed and starting score, so a
+restarted server reaches the same card, and the next hand is the same deal it would have been.
+The events a table shows its readers are derived from the same lines (:class:`Step`), so a
+rebuilt table shows what the live one showed.
+
+>>> game = Game("varaq", seed=7)
+>>> step = read_line("deal").apply(game, Seating.solo())
+>>> write_step(step), game.phase_name
 ('deal', 'bid')
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
 
-from ..actions import ActionError, action_text, parse_action
+from ..actions import CONCEDE, DEAL_HAND, ActionError, action_text, parse_action
 from ..engine import Game, IllegalAction
 from ..events import Event
-from ..record import to_record
-from ..rules import Rules
-from ..seats import SEAT_LETTERS, SIDE_NAMES, S
-from ..view import hand_score_json
+from ..seats import SEAT_LETTERS, SIDE_NAMES
+from .seating import Occupant, Seating
 
 __all__ = [
-    "Journal", "JournalError", "event_json", "record_of", "apply_entry", "JOURNAL_FORMAT",
+    "Line", "Step", "JournalError", "read_line", "write_step", "replay", "action_line",
 ]
-
-JOURNAL_FORMAT = "varaq-journal/1"
 
 
 class JournalError(ValueError):
-    """A stored journal that does not replay; the message names the entry and the reason."""
+    """A stored line that does not read or does not replay; the message says which and why."""
+
+
+class Line(NamedTuple):
+    """One journal line, read."""
+
+    #: ``deal``, ``act``, ``concede``, ``sit``, ``leave`` or ``start``.
+    kind: str
+    #: The seat acting, sitting or leaving; the conceding side for ``concede``; else -1.
+    seat: int = -1
+    #: The engine action of an ``act`` line.
+    action: int = -1
+    #: ``act``: chosen by a computer player for an absent person.
+    auto: bool = False
+    #: ``sit``: ``"u7"``, ``"guest"`` or ``"bot"``.
+    who: str = ""
+
+    def apply(self, game: Game, seating: Seating) -> Step:
+        """Do what the line says to ``game`` and ``seating``; raises if it does not fit."""
+        kind = self.kind
+        event: Event | None = None
+        if kind == "act":
+            event = game.apply(self.action, seat=self.seat)
+        elif kind == "deal":
+            event = game.push(DEAL_HAND)
+        elif kind == "concede":
+            event = game.push(CONCEDE + self.seat)
+        elif kind == "sit":
+            seating.sit(self.seat, Occupant.read(self.who))
+        elif kind == "leave":
+            seating.leave(self.seat)
+        elif kind == "start":
+            seating.started = True
+        return Step(self, event)
+
+
+class Step(NamedTuple):
+    """A line and what the engine made of it: the raw event a table shows, filtered per
+    reader when it is sent (see :mod:`.readers`)."""
+
+    line: Line
+    event: Event | None
+
+
+def read_line(text: str) -> Line:
+    """Read one journal line; anything else is a :class:`JournalError` naming it."""
+    words = text.split()
+    if not words:
+        raise JournalError("an empty journal line")
+    head = words[0]
+    if text == "deal":
+        return Line("deal")
+    if text == "start":
+        return Line("start")
+    if head == "concede" and len(words) == 2 and words[1] in SIDE_NAMES:
+        return Line("concede", SIDE_NAMES.index(words[1]))
+    if head == "sit" and len(words) == 3 and words[1] in SEAT_LETTERS:
+        return Line("sit", SEAT_LETTERS.index(words[1]), who=words[2])
+    if head == "leave" and len(words) == 2 and words[1] in SEAT_LETTERS:
+        return Line("leave", SEAT_LETTERS.index(words[1]))
+    if len(head) == 1 and head in SEAT_LETTERS and len(words) >= 2:
+        auto = words[-1] == "auto"
+        rest = " ".join(words[1:-1] if auto else words[1:])
+        try:
+            action = parse_action(rest)
+        except ActionError as e:
+            raise JournalError(f"journal line {text!r}: {e}") from None
+        return Line("act", SEAT_LETTERS.index(head), action, auto)
+    raise JournalError(f"unknown journal line {text!r}")
+
+
+def action_line(seat: int, action: int, auto: bool = False) -> str:
+    """The line for a seat's action: ``N bid 4``, ``S QS auto``."""
+    text = f"{SEAT_LETTERS[seat]} {action_text(action)}"
+    return f"{text} auto" if auto else text
+
+
+def write_step(step: Step) -> str:
+    """The journal line of a step (the inverse of :func:`read_line`)."""
+    line = step.line
+    kind = line.kind
+    if kind == "act":
+        return action_line(line.seat, line.action, line.auto)
+    if kind == "concede":
+        return f"concede {SIDE_NAMES[line.seat]}"
+    if kind == "sit":
+        return f"sit {SEAT_LETTERS[line.seat]} {line.who}"
+    if kind == "leave":
+        return f"leave {SEAT_LETTERS[line.seat]}"
+    return kind
 
 
 @dataclass(slots=True)
-class Journal:
-    """The inputs that rebuild one table's game."""
-
-    rules: str | dict[str, Any]
-    seed: int
-    totals: tuple[int, int] = (0, 0)
-    bags: tuple[int, int] = (0, 0)
-    #: The first dealer, or None to let the seed choose (as :class:`Game` does).
-    dealer: int | None = None
-    entries: list[str] = field(default_factory=list)
-
-    @classmethod
-    def new(
-        cls,
-        rules: str | dict[str, Any] | Rules,
-        seed: int,
-        totals: tuple[int, int] = (0, 0),
-        bags: tuple[int, int] = (0, 0),
-        dealer: int | None = None,
-    ) -> Journal:
-        spec = Rules.from_spec(rules).to_spec()
-        return cls(spec, seed, totals, bags, dealer)
-
-    def new_game(self) -> Game:
-        """The game before any entry: rules, seed, starting score, first dealer."""
-        return Game(
-            Rules.from_spec(self.rules), seed=self.seed, totals=self.totals, bags=self.bags,
-            dealer=self.dealer,
-        )
-
-    def replay(self) -> tuple[Game, list[dict[str, Any]]]:
-        """Rebuild the game and the events the browser was shown (version = index + 1)."""
-        game = self.new_game()
-        events = []
-        for i, entry in enumerate(self.entries):
-            try:
-                event = apply_entry(game, entry)
-            except (IllegalAction, ActionError, ValueError) as e:
-                raise JournalError(f"entry {i + 1} ({entry!r}) does not replay: {e}") from None
-            events.append(event_json(i + 1, event))
-        return game, events
-
-    def record_entry(self, game: Game, event: Event) -> str:
-        """Append the entry for ``event`` (just applied to ``game``) and return it."""
-        if event.kind == "deal":
-            entry = "deal"
-        elif event.kind == "concede":
-            entry = f"concede {SIDE_NAMES[event.seat]}"
-        else:
-            entry = f"{SEAT_LETTERS[event.seat]} {action_text(event.action)}"
-        self.entries.append(entry)
-        return entry
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "format": JOURNAL_FORMAT,
-            "rules": self.rules,
-            "seed": self.seed,
-            "start": {
-                "total": {"NS": self.totals[0], "EW": self.totals[1]},
-                "bags": {"NS": self.bags[0], "EW": self.bags[1]},
-            },
-            "dealer": None if self.dealer is None else SEAT_LETTERS[self.dealer],
-            "entries": list(self.entries),
-        }
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> Journal:
-        if doc.get("format") != JOURNAL_FORMAT:
-            raise JournalError(f"not a {JOURNAL_FORMAT} document")
-        start = doc.get("start") or {}
-        total = start.get("total") or {}
-        bags = start.get("bags") or {}
-        dealer = doc.get("dealer")
-        return cls(
-            rules=doc["rules"],
-            seed=int(doc["seed"]),
-            totals=(int(total.get("NS", 0)), int(total.get("EW", 0))),
-            bags=(int(bags.get("NS", 0)), int(bags.get("EW", 0))),
-            dealer=None if dealer is None else SEAT_LETTERS.index(dealer),
-            entries=[str(e) for e in doc.get("entries", [])],
-        )
+class Replayed:
+    game: Game
+    seating: Seating
+    steps: list[Step]
 
 
-def apply_entry(game: Game, entry: str) -> Event:
-    """Apply one journal entry to ``game``; the seat written in the entry must be to move."""
-    if entry == "deal":
-        return game.deal()
-    word, _, rest = entry.partition(" ")
-    if word == "concede":
-        return game.concede(SIDE_NAMES.index(rest))
-    if word not in SEAT_LETTERS or len(word) != 1:
-        raise JournalError(f"unknown entry {entry!r}")
-    return game.apply(parse_action(rest), seat=SEAT_LETTERS.index(word))
-
-
-def event_json(version: int, event: Event) -> dict[str, Any]:
-    """An event as South may see it.
-
-    Everything an event carries is public (bids, cards played to a trick, scores) except the
-    cards passed in a blind nil exchange: South sees only the cards it passes itself (what its
-    partner passed to it shows up in its view's ``received`` once the exchange is done).
-    """
-    kind = event.kind
-    seat: str | None = SEAT_LETTERS[event.seat]
-    action: str | None = action_text(event.action) if event.action >= 0 else None
-    out: dict[str, Any] = {"version": version, "kind": kind}
-    if kind == "concede":
-        out["side"] = SIDE_NAMES[event.seat]
-        seat = None
-    elif kind == "pass" and event.seat != S:
-        action = None
-    trick = event.trick
-    out.update({
-        "seat": seat,
-        "action": action,
-        "trick": None if trick is None else {
-            "leader": SEAT_LETTERS[trick.leader],
-            "cards": [action_text(c) for c in trick.cards],
-            "winner": SEAT_LETTERS[trick.winner],
-        },
-        "hand": None if event.hand is None else hand_score_json(event.hand),
-        "winner": None if event.winner is None else SIDE_NAMES[event.winner],
-    })
-    return out
-
-
-
-def record_of(game: Game) -> dict[str, Any]:
-    """The match as a ``varaq-record/1`` document, for the ``record`` column and downloads."""
-    return to_record(game)
+def replay(game: Game, seating: Seating, lines: Iterable[str]) -> Replayed:
+    """Read and apply every line in order; the first that does not fit is a
+    :class:`JournalError` naming its number."""
+    steps: list[Step] = []
+    for number, text in enumerate(lines, 1):
+        try:
+            steps.append(read_line(text).apply(game, seating))
+        except (IllegalAction, ValueError) as e:
+            raise JournalError(f"journal line {number} ({text!r}) does not replay: {e}") from None
+    return Replayed(game, seating, steps)

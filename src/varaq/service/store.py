@@ -1,155 +1,453 @@
-"""Where games live between requests and across restarts: the ``games`` table.
+"""Where tables live between requests and across restarts: SQLAlchemy 2, SQLite by default.
 
-One row per game.  ``journal`` rebuilds the game exactly (see :mod:`.journal`); ``record`` is
-the same match as a ``varaq-record/1`` document, kept beside it so a download or an analysis
-needs no replay.  ``version`` counts the accepted events: a write names the version it follows,
-so two writers can never both extend the same game (the second gets :class:`StaleWrite`).
+A table is one row of ``tables`` (who made it, its rules, its seed, its status) and one row of
+``entries`` per accepted input, in order: ``deal``, ``N bid 4``, ``S QS``, ``sit E u7``…
+(:mod:`.journal` reads and writes them).  Storing a move is *appending one small row*, never
+rewriting a document, and the record a player downloads is built from the entries when it is
+asked for.  ``tables.version`` is the number of entries; an append names the version it
+follows and is refused (:class:`StaleWrite`) if the table moved on, so two writers can never
+both extend one table.
 
-The store is synchronous SQLAlchemy 2; the tables call it through ``asyncio.to_thread`` so a
-slow disk never stalls the event loop.  SQLite is the default (no setup); any SQLAlchemy URL
-works, PostgreSQL included.
+Appends go through :class:`Appender`, one writer thread that commits whatever appends are
+waiting *together* in one transaction (group commit): with many tables busy at once, one
+commit carries many moves, and SQLite never sees two writers of this process at once.  The
+caller awaits its append before it tells anyone about the move, so whatever a player has
+been shown is stored.
+
+Schema changes are Alembic migrations (``migrations/``), applied when the store opens (or by
+``varaq db upgrade``).  A 0.1.0 database (one ``games`` row per game holding a whole journal)
+is converted by the first migration.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-from dataclasses import dataclass
-from datetime import UTC, datetime
+import queue
+import threading
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     DateTime,
+    ForeignKey,
+    Index,
     Integer,
     String,
     create_engine,
+    delete,
     event,
     func,
+    insert,
     select,
+    update,
 )
-from sqlalchemy import update as sql_update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["Store", "StoredGame", "StaleWrite", "GameRow", "default_db_url"]
+__all__ = [
+    "Store", "StoredTable", "StaleWrite", "StoreError", "Append", "Appender", "UserRow",
+    "TableRow", "EntryRow", "SeatRow", "default_db_url", "data_dir",
+]
+
+log = logging.getLogger("varaq.store")
 
 
 class StaleWrite(RuntimeError):
-    """The game moved on elsewhere since this writer read it."""
+    """The table moved on elsewhere since this writer read it."""
+
+
+class StoreError(RuntimeError):
+    """The database refused or failed; the message says what, in one line."""
 
 
 class Base(DeclarativeBase):
     pass
 
 
-class GameRow(Base):
-    __tablename__ = "games"
+class TableRow(Base):
+    __tablename__ = "tables"
 
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: ``solo`` (one person and three computer players), ``private`` (a code to join),
+    #: ``quick`` (seated by the quick-match queue) or ``daily``.
+    kind: Mapped[str] = mapped_column(String(16))
+    #: The short code people type to join a private table.
+    code: Mapped[str | None] = mapped_column(String(16), unique=True, nullable=True)
+    host: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The computer players' strength.
     level: Mapped[str] = mapped_column(String(16))
     #: The rules spec: a preset name or ``{"preset": …, overrides}``.
     rules: Mapped[Any] = mapped_column(JSON)
-    #: The seed the deals come from (also inside the journal; here for queries and humans).
-    seed: Mapped[int] = mapped_column(BigInteger)
-    journal: Mapped[Any] = mapped_column(JSON)
-    record: Mapped[Any] = mapped_column(JSON)
-    version: Mapped[int] = mapped_column(Integer)
-    #: ``playing`` or ``over``.
+    #: What the deals come from; text so a daily's keyed seed fits as well as a number.
+    seed: Mapped[str] = mapped_column(String(128))
+    #: ``{"total": [ns, ew], "bags": [ns, ew], "dealer": seat or null}``.
+    start: Mapped[Any] = mapped_column(JSON)
+    #: Table options: bots fill empty seats, turn timer, pace, daily date…
+    options: Mapped[Any] = mapped_column(JSON)
+    #: ``seating``, ``playing`` or ``over``.
     status: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_tables_status_updated", "status", "updated"),)
+
+
+class EntryRow(Base):
+    __tablename__ = "entries"
+
+    table_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    entry: Mapped[str] = mapped_column(String(64))
+
+
+class UserRow(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32))
+    #: The name folded for comparison, so "Ana" and "ana" cannot both exist.
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    #: An argon2id hash; never sent anywhere.
+    password: Mapped[str] = mapped_column(String(255))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SeatRow(Base):
+    """Who sits where, kept beside the entries so "your tables" is one query."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(64), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, index=True)
 
 
 @dataclass(frozen=True, slots=True)
-class StoredGame:
+class StoredTable:
     id: str
+    kind: str
+    code: str | None
+    host: int | None
     level: str
-    journal: dict[str, Any]
-    version: int
+    rules: Any
+    seed: str
+    start: dict[str, Any]
+    options: dict[str, Any]
     status: str
+    version: int
     created: datetime
+    updated: datetime
+    entries: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class Append:
+    """Entries to add to one table after version ``after``, and what they change on its row."""
+
+    table_id: str
+    after: int
+    entries: Sequence[str]
+    status: str | None = None
+    #: Seat changes: seat -> user id, or None for a seat no person holds any more.
+    seats: dict[int, int | None] = field(default_factory=dict)
+    #: Other columns of the table row to set (``options``…).
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+def data_dir() -> Path:
+    """The user's data directory for Varaq (created): the default database, the secret."""
+    from platformdirs import user_data_dir
+
+    folder = Path(os.environ.get("VARAQ_HOME") or user_data_dir("varaq"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def default_db_url() -> str:
-    """``VARAQ_DB`` if set, else a SQLite file in the user's data directory (created)."""
+    """``VARAQ_DB`` if set, else a SQLite file in the user's data directory."""
     url = os.environ.get("VARAQ_DB")
     if url:
         return url
-    from platformdirs import user_data_dir
-
-    folder = Path(user_data_dir("varaq"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'varaq.db'}"
+    return f"sqlite:///{data_dir() / 'varaq.db'}"
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without their zone; they were stored in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 class Store:
-    """The ``games`` table behind a few verbs: insert, save (after a version), load."""
+    """The database behind a few verbs.  Synchronous: the service calls it from threads."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, migrate: bool = True) -> None:
         self.url = url
-        self.engine = _make_engine(url)
-        Base.metadata.create_all(self.engine)
+        self.engine = make_engine(url)
+        if migrate:
+            from .migrations import upgrade
 
-    def insert(
-        self, game_id: str, level: str, journal: dict[str, Any], record: dict[str, Any],
-        version: int, status: str,
+            upgrade(self.engine)
+
+    # -- tables ------------------------------------------------------------------------------
+
+    def create_table(
+        self, *, table_id: str, kind: str, level: str, rules: Any, seed: str,
+        start: dict[str, Any], options: dict[str, Any], status: str, entries: Sequence[str],
+        code: str | None = None, host: int | None = None, seats: dict[int, int] | None = None,
     ) -> None:
         now = _now()
-        with Session(self.engine) as session, session.begin():
-            session.add(GameRow(
-                id=game_id, created=now, updated=now, level=level, rules=journal["rules"],
-                seed=int(journal["seed"]), journal=journal, record=record, version=version,
-                status=status,
-            ))
+        try:
+            with Session(self.engine) as session, session.begin():
+                session.add(TableRow(
+                    id=table_id, kind=kind, code=code, host=host, level=level, rules=rules,
+                    seed=seed, start=start, options=options, status=status,
+                    version=len(entries), created=now, updated=now,
+                ))
+                session.flush()
+                session.add_all(
+                    EntryRow(table_id=table_id, version=i + 1, entry=e)
+                    for i, e in enumerate(entries)
+                )
+                session.add_all(
+                    SeatRow(table_id=table_id, seat=s, user_id=u) for s, u in (seats or {}).items()
+                )
+        except IntegrityError as e:
+            raise StaleWrite(f"table {table_id} or code {code} exists already") from e
 
-    def save(
-        self, game_id: str, after: int, journal: dict[str, Any], record: dict[str, Any],
-        version: int, status: str,
-    ) -> None:
-        """Store a game's new state, only if it is still at version ``after``."""
-        stmt = (
-            sql_update(GameRow)
-            .where(GameRow.id == game_id, GameRow.version == after)
-            .values(journal=journal, record=record, version=version, status=status,
-                    updated=_now())
-        )
-        with Session(self.engine) as session, session.begin():
-            result = session.execute(stmt)
-            if getattr(result, "rowcount", 1) != 1:
-                raise StaleWrite(f"game {game_id} is no longer at version {after}")
+    def append_many(self, appends: Sequence[Append]) -> list[BaseException | None]:
+        """Commit several appends in one transaction; the result says, per append, why it was
+        refused (``None``: stored).  A refused append changes nothing; the others still land."""
+        results: list[BaseException | None] = [None] * len(appends)
+        now = _now()
+        try:
+            with Session(self.engine) as session, session.begin():
+                for i, a in enumerate(appends):
+                    results[i] = _append_in(session, a, now)
+        except IntegrityError:
+            if len(appends) == 1:
+                return [StaleWrite(f"table {appends[0].table_id} has entries past its version")]
+            # One bad append spoiled the batch: commit each alone to find it.
+            return [self.append_many([a])[0] for a in appends]
+        return results
 
-    def load(self, game_id: str) -> StoredGame | None:
+    def load_table(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:
-            row = session.get(GameRow, game_id)
+            row = session.get(TableRow, table_id)
             if row is None:
                 return None
-            return StoredGame(
-                row.id, row.level, dict(row.journal), row.version, row.status, row.created
+            entries = session.scalars(
+                select(EntryRow.entry).where(EntryRow.table_id == table_id)
+                .order_by(EntryRow.version)
+            ).all()
+            return StoredTable(
+                row.id, row.kind, row.code, row.host, row.level, row.rules, row.seed,
+                dict(row.start or {}), dict(row.options or {}), row.status, row.version,
+                _aware(row.created), _aware(row.updated), tuple(entries),
             )
 
-    def record(self, game_id: str) -> dict[str, Any] | None:
+    def table_by_code(self, code: str) -> str | None:
         with Session(self.engine) as session:
-            doc = session.scalar(select(GameRow.record).where(GameRow.id == game_id))
-            return None if doc is None else dict(doc)
+            return session.scalar(select(TableRow.id).where(TableRow.code == code))
+
+    def tables_of(self, user_id: int, limit: int = 20) -> list[tuple[str, str, str, int]]:
+        """(table id, kind, status, seat) of the tables a person sits at, newest first."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(TableRow.id, TableRow.kind, TableRow.status, SeatRow.seat)
+                .join(SeatRow, SeatRow.table_id == TableRow.id)
+                .where(SeatRow.user_id == user_id)
+                .order_by(TableRow.updated.desc())
+                .limit(limit)
+            ).all()
+            return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     def count(self) -> int:
         with Session(self.engine) as session:
-            return int(session.scalar(select(func.count()).select_from(GameRow)) or 0)
+            return int(session.scalar(select(func.count()).select_from(TableRow)) or 0)
+
+    def prune(self, older_than: timedelta) -> int:
+        """Delete unfinished tables nobody has touched for ``older_than``; finished ones stay."""
+        cutoff = _now() - older_than
+        with Session(self.engine) as session, session.begin():
+            ids = session.scalars(
+                select(TableRow.id).where(TableRow.status != "over", TableRow.updated < cutoff)
+            ).all()
+            for chunk in _chunks(list(ids), 500):
+                session.execute(delete(EntryRow).where(EntryRow.table_id.in_(chunk)))
+                session.execute(delete(SeatRow).where(SeatRow.table_id.in_(chunk)))
+                session.execute(delete(TableRow).where(TableRow.id.in_(chunk)))
+            return len(ids)
+
+    # -- people ------------------------------------------------------------------------------
+
+    def create_user(self, name: str, name_key: str, password_hash: str) -> int:
+        try:
+            with Session(self.engine) as session, session.begin():
+                row = UserRow(
+                    name=name, name_key=name_key, password=password_hash, created=_now(),
+                    played=0, won=0,
+                )
+                session.add(row)
+                session.flush()
+                return int(row.id)
+        except IntegrityError:
+            raise StaleWrite(f"the name {name!r} is taken") from None
+
+    def user(self, user_id: int) -> UserRow | None:
+        with Session(self.engine, expire_on_commit=False) as session:
+            return session.get(UserRow, user_id)
+
+    def user_by_key(self, name_key: str) -> UserRow | None:
+        with Session(self.engine, expire_on_commit=False) as session:
+            return session.scalar(select(UserRow).where(UserRow.name_key == name_key))
+
+    def set_password(self, user_id: int, password_hash: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.execute(
+                update(UserRow).where(UserRow.id == user_id).values(password=password_hash)
+            )
+
+    def count_results(self, played: Iterable[int], won: Iterable[int]) -> None:
+        """A finished online match: each person played one more; the winners won one more."""
+        with Session(self.engine) as session, session.begin():
+            for uid in played:
+                session.execute(
+                    update(UserRow).where(UserRow.id == uid).values(played=UserRow.played + 1)
+                )
+            for uid in won:
+                session.execute(
+                    update(UserRow).where(UserRow.id == uid).values(won=UserRow.won + 1)
+                )
 
     def close(self) -> None:
         self.engine.dispose()
 
 
-def _make_engine(url: str) -> Engine:
+def _append_in(session: Session, a: Append, now: datetime) -> BaseException | None:
+    values: dict[str, Any] = {"version": a.after + len(a.entries), "updated": now, **a.values}
+    if a.status is not None:
+        values["status"] = a.status
+    result = session.execute(
+        update(TableRow)
+        .where(TableRow.id == a.table_id, TableRow.version == a.after)
+        .values(**values)
+    )
+    if getattr(result, "rowcount", 1) != 1:
+        return StaleWrite(f"table {a.table_id} is no longer at version {a.after}")
+    if a.entries:
+        session.execute(
+            insert(EntryRow),
+            [
+                {"table_id": a.table_id, "version": a.after + i + 1, "entry": e}
+                for i, e in enumerate(a.entries)
+            ],
+        )
+    for seat, user_id in a.seats.items():
+        session.execute(delete(SeatRow).where(SeatRow.table_id == a.table_id, SeatRow.seat == seat))
+        if user_id is not None:
+            session.add(SeatRow(table_id=a.table_id, seat=seat, user_id=user_id))
+    return None
+
+
+def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+class Appender:
+    """One writer thread that commits waiting appends together (group commit).
+
+    :meth:`submit` returns a :class:`concurrent.futures.Future` that holds ``None`` once the
+    append is committed, or the reason it was refused (:class:`StaleWrite`, or
+    :class:`StoreError` when the database failed).  While one transaction runs, new appends
+    queue up and go together in the next: under load the cost of a commit is shared by every
+    table that moved meanwhile.
+    """
+
+    #: Most appends in one transaction (a bound on how long one commit can take).
+    BATCH = 256
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: queue.SimpleQueue[tuple[Append, Future[None]] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="varaq-appender", daemon=True)
+        self._thread.start()
+        #: Transactions committed and appends stored (for the benchmark and the logs).
+        self.commits = 0
+        self.appends = 0
+
+    def submit(self, append: Append) -> Future[None]:
+        future: Future[None] = Future()
+        self._queue.put((append, future))
+        return future
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < self.BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Append, Future[None]]]) -> None:
+        try:
+            results = self.store.append_many([a for a, _ in batch])
+        except Exception as e:  # the database itself failed: every append in the batch fails
+            log.exception("storing %d appends failed", len(batch))
+            failure: BaseException = StoreError(f"{type(e).__name__}: {e}".splitlines()[0])
+            results = [failure] * len(batch)
+        else:
+            self.commits += 1
+            self.appends += sum(r is None for r in results)
+        for (_, future), result in zip(batch, results, strict=True):
+            if future.cancelled():
+                continue  # nobody waits for it any more (the table forgets itself: see Table)
+            if result is None:
+                future.set_result(None)
+            else:
+                future.set_exception(result)
+
+    def close(self) -> None:
+        """Commit what is queued, then stop the thread."""
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``: SQLite gets WAL and a shared in-memory connection; others a pool
+    that checks its connections (a database restart must not break the server)."""
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
     if url in ("sqlite://", "sqlite:///:memory:"):
         # One shared connection, or each thread would see its own empty database.
         return create_engine(
@@ -163,10 +461,12 @@ def _make_engine(url: str) -> Engine:
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
         # WAL lets readers work while a move is written; synchronous=NORMAL is still durable
-        # across a process crash (the restart case that matters here).
+        # across a process crash (the restart case that matters here); foreign keys so a
+        # pruned table takes its entries with it.
         cursor = dbapi_conn.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
 
     return engine

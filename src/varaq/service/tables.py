@@ -1,157 +1,247 @@
-"""Game tables: one actor per game, the lichess way, in asyncio.
+"""Tables: one actor per table, the lichess way, in asyncio.
 
-A :class:`Table` owns one :class:`~varaq.engine.Game`.  Every change — South's card, a
-computer player's bid, the next deal, a concession — goes through :meth:`Table._commit`, under
-the table's lock, in this order:
+A :class:`Table` owns one :class:`~varaq.engine.Game`, who sits where (:mod:`.seating`) and
+the table's one list of raw, versioned steps (:mod:`.journal`).  Every change — a person's
+card, a computer player's bid, the next deal, someone sitting down — goes through
+:meth:`Table.commit`, under the table's lock, in this order:
 
-1. apply the action to a *copy* of the game (a refusal raises and nothing has changed);
-2. append it to the journal and store journal, record and version (a storage failure also
+1. apply the journal lines to *copies* of the game and the seating (a refusal raises and
+   nothing has changed);
+2. append the lines to the store and wait until they are committed (a storage failure also
    leaves the table as it was);
-3. only then swap the copy in and broadcast the event to the table's listeners.
+3. only then swap the copies in and send each reader the new steps, filtered for that reader
+   (:mod:`.readers`).
 
-So whatever a browser has been shown is on disk, and a restarted server rebuilds the same game
-by replaying the journal.  Computer players (North, East, West) are driven by one background
-task per table that asks the :class:`~varaq.service.botpool.BotPool` with the seat's view only,
-waits a human pace, and commits through the same path; if anything else changed the game in
-the meantime (a concession) its answer is dropped.
-
-Everything sent to a browser is built from ``game.view(S)`` and :func:`.journal.event_json`.
+So whatever anyone has been shown is on disk, and a restarted server rebuilds the same table by
+replaying its lines.  Nothing here treats one seat as special: a single-player game is a table
+with one person at South and three computer players; an online table has up to four people.
+Computer players — and a computer player standing in for a person who dropped or ran out of
+time — are driven by one background task per table that asks the
+:class:`~varaq.service.botpool.BotPool` with that seat's view only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
+import copy
 import logging
-import os
 import random
 import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import ActionError, action_text, parse_action
 from ..bots import LEVELS
 from ..engine import DEAL, OVER, Game, IllegalAction
-from ..events import Event
+from ..record import to_record
 from ..rules import Rules, RulesError
-from ..seats import NS, SEAT_LETTERS, S
+from ..seats import SEAT_LETTERS, SEAT_NAMES, S
 from .botpool import HINT_BUDGET, BotPool
-from .journal import Journal, JournalError, event_json, record_of
-from .store import StaleWrite, Store
+from .errors import Refusal
+from .journal import JournalError, Line, Step, replay, write_step
+from .ratelimit import RateLimits
+from .readers import event_json, view_json
+from .seating import Seating
+from .settings import SPEEDS, Pace, Settings
+from .store import Append, Appender, StaleWrite, Store, StoredTable, StoreError
 
-__all__ = ["Table", "Tables", "Refusal", "Pace", "NAMES", "new_game_id"]
+__all__ = [
+    "Table", "Tables", "Refusal", "Pace", "NAMES", "Listener", "new_table_id", "parse_new_game",
+]
 
 log = logging.getLogger("varaq.service")
 
+#: The names a single-player table shows for its seats.
 NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
 #: Events in a full state (a client that gives no version still sees the last moves).
 RECENT_EVENTS = 8
-#: Tables kept in memory; beyond this, idle ones (nobody listening, no computer player
-#: thinking) are dropped and rebuilt from the store when next asked for.
-MAX_TABLES = 500
 
 
-class Refusal(Exception):
-    """A request the table refuses; ``status`` is the HTTP status, ``str()`` the one-line reason."""
-
-    def __init__(self, status: int, reason: str) -> None:
-        super().__init__(reason)
-        self.status = status
-
-
-def new_game_id() -> str:
-    """An unguessable id: knowing it is what lets a browser play South."""
+def new_table_id() -> str:
+    """An unguessable id: at a single-player table, knowing it is what lets a browser play."""
     return secrets.token_urlsafe(16)
 
 
-@dataclass(frozen=True, slots=True)
-class Pace:
-    """How long computer players take, in seconds, so a person can follow each card.
+class Listener:
+    """One connected reader's outbox (a WebSocket), drained by that socket's own writer task.
 
-    ``scale`` multiplies every pause; ``VARAQ_PACE=0`` (tests) turns them off.
+    Messages wait here, never in the table: a slow or stalled socket fills its own outbox, and
+    when the outbox is full it is emptied and marked for a resync — the socket is then sent one
+    fresh state instead of the backlog, and nobody else waits for it.
     """
 
-    scale: float = 1.0
-    card_low: float = 0.5
-    card_high: float = 0.9
-    after_trick: float = 1.2
+    __slots__ = ("reader", "messages", "size", "ready", "resync", "version", "greeted")
+
+    def __init__(self, reader: int | None, size: int) -> None:
+        self.reader = reader
+        self.messages: deque[dict[str, Any]] = deque()
+        self.size = size
+        self.ready = asyncio.Event()
+        #: Send a full state (after :attr:`version`) before anything else.
+        self.resync = False
+        #: The newest version this socket has been sent.
+        self.version = 0
+        #: Events are sent only once the client's hello has said which version it has.
+        self.greeted = False
+
+    def push(self, message: dict[str, Any]) -> None:
+        if not self.greeted and message.get("type") == "event":
+            return  # the hello's state will hold it
+        if len(self.messages) >= self.size:
+            self.messages.clear()
+            self.resync = True
+        else:
+            self.messages.append(message)
+        self.ready.set()
+
+    def ask_resync(self, since: int) -> None:
+        """A hello: the client has ``since``; however many hellos arrive, one state goes out."""
+        self.version = since
+        self.greeted = True
+        # Events queued so far are in the state it will get; replies (errors, hints) stay.
+        self.messages = deque(m for m in self.messages if m.get("type") != "event")
+        self.resync = True
+        self.ready.set()
+
+
+@dataclass(slots=True)
+class TableInfo:
+    """A table's fixed facts (its row in the store, without the entries)."""
+
+    id: str
+    kind: str
+    level: str
+    rules: Rules
+    seed: str
+    totals: tuple[int, int] = (0, 0)
+    bags: tuple[int, int] = (0, 0)
+    dealer: int | None = None
+    code: str | None = None
+    host: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def new_game(self) -> Game:
+        return Game(self.rules, seed=self.seed, totals=self.totals, bags=self.bags,
+                    dealer=self.dealer)
+
+    def start_json(self) -> dict[str, Any]:
+        return {"total": list(self.totals), "bags": list(self.bags), "dealer": self.dealer}
 
     @classmethod
-    def from_env(cls) -> Pace:
-        text = os.environ.get("VARAQ_PACE", "1")
-        try:
-            scale = float(text)
-        except ValueError:
-            raise ValueError(f"VARAQ_PACE must be a number, not {text!r}") from None
-        if scale < 0:
-            raise ValueError("VARAQ_PACE cannot be negative")
-        return cls(scale)
-
-    def delay(self, rng: random.Random, after_trick: bool) -> float:
-        if self.scale == 0:
-            return 0.0
-        base = self.after_trick if after_trick else rng.uniform(self.card_low, self.card_high)
-        return base * self.scale
+    def from_stored(cls, row: StoredTable) -> TableInfo:
+        start = row.start
+        total = start.get("total") or [0, 0]
+        bags = start.get("bags") or [0, 0]
+        return cls(
+            row.id, row.kind, row.level, Rules.from_spec(row.rules), row.seed,
+            (int(total[0]), int(total[1])), (int(bags[0]), int(bags[1])), start.get("dealer"),
+            row.code, row.host, dict(row.options),
+        )
 
 
 class Table:
-    """One game and everything that may change it."""
+    """One table and everything that may change it."""
 
     def __init__(
-        self, game_id: str, level: str, journal: Journal, game: Game,
-        events: list[dict[str, Any]], tables: Tables,
+        self, info: TableInfo, game: Game, seating: Seating, steps: list[Step], tables: Tables,
     ) -> None:
-        self.id = game_id
-        self.level = level
-        self.journal = journal
+        self.info = info
+        self.id = info.id
         self.game = game
-        self.events = events
+        self.seating = seating
+        self.steps = steps
         self.tables = tables
         self.lock = asyncio.Lock()
-        self.listeners: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.listeners: set[Listener] = set()
         self._driver: asyncio.Task[None] | None = None
-        #: Set when the registry dropped this table because the stored game moved on without
-        #: it (another process wrote it): it must not change anything any more.
+        self._hint: tuple[int, asyncio.Task[dict[str, str]]] | None = None
+        #: Set when the registry dropped this table, or the stored table moved on without it
+        #: (another process wrote it): it must not change anything any more.
         self.retired = False
-        self._rng = random.Random(f"{journal.seed}:pace")
+        self._rng = random.Random(f"{info.seed}:pace")
 
     # -- reading -----------------------------------------------------------------------------
 
     @property
     def version(self) -> int:
-        return len(self.events)
+        return len(self.steps)
+
+    @property
+    def level(self) -> str:
+        return self.info.level
 
     @property
     def status(self) -> str:
-        return "over" if self.game.is_over else "playing"
+        if self.game.is_over:
+            return "over"
+        return "playing" if self.seating.started else "seating"
 
-    def view_json(self) -> dict[str, Any]:
-        return self.game.view(S).to_json()
+    @property
+    def speed(self) -> str:
+        speed: str = self.info.options.get("speed", "normal")
+        return speed
 
-    def state(self, since: int | None = None) -> dict[str, Any]:
-        """STATE of docs/protocol.md: South's view, and the events after ``since``."""
+    def names(self, reader: int | None) -> dict[str, str]:
+        """Each seat's name as ``reader`` sees it."""
+        if self.info.kind == "solo":
+            return dict(NAMES)
+        out = {}
+        for seat, occupant in enumerate(self.seating.seats):
+            if seat == reader:
+                out[SEAT_LETTERS[seat]] = "You"
+            elif occupant.is_person and occupant.user_id is not None:
+                out[SEAT_LETTERS[seat]] = self.tables.user_names.get(occupant.user_id, "Player")
+            else:
+                out[SEAT_LETTERS[seat]] = SEAT_NAMES[seat]
+        return out
+
+    def seats_json(self, reader: int | None) -> list[dict[str, Any]]:
+        names = self.names(reader)
+        return [
+            {
+                "seat": SEAT_LETTERS[seat], "kind": occupant.kind,
+                "name": names[SEAT_LETTERS[seat]], "you": seat == reader,
+            }
+            for seat, occupant in enumerate(self.seating.seats)
+        ]
+
+    def state(self, reader: int | None, since: int | None = None) -> dict[str, Any]:
+        """STATE of docs/protocol.md for ``reader``, with the events after ``since``."""
         resync = False
+        version = self.version
         if since is None:
-            events = self.events[-RECENT_EVENTS:]
-        elif 0 <= since <= self.version:
-            events = self.events[since:]
+            first = max(0, version - RECENT_EVENTS)
+        elif 0 <= since <= version:
+            first = since
         else:
             # A version this table never had (a client of an older database): start over.
-            events, resync = self.events[-RECENT_EVENTS:], True
+            first, resync = max(0, version - RECENT_EVENTS), True
+        events = [event_json(v + 1, self.steps[v], reader) for v in range(first, version)]
         return {
             "id": self.id,
-            "version": self.version,
+            "kind": self.info.kind,
+            "version": version,
             "level": self.level,
             "status": self.status,
-            "view": self.view_json(),
-            "names": dict(NAMES),
-            "events": list(events),
+            "you": None if reader is None else SEAT_LETTERS[reader],
+            "view": view_json(self.game, reader),
+            "names": self.names(reader),
+            "seats": self.seats_json(reader),
+            "speed": self.speed,
+            "events": events,
             "resync": resync,
         }
 
-    # -- South's requests ----------------------------------------------------------------------
+    def record(self, reader: int | None) -> dict[str, Any]:
+        """The match as a ``varaq-record/1`` document, as ``reader`` may see it (the full one
+        once the match is over)."""
+        doc = to_record(self.game, reader=S if reader is None else reader)
+        return doc
+
+    # -- requests ------------------------------------------------------------------------------
 
     def _check_version(self, version: int | None) -> None:
         if version is not None and version != self.version:
@@ -159,96 +249,145 @@ class Table:
                 409, f"stale version {version}: the game is at version {self.version}"
             )
 
-    async def act(self, text: str, version: int | None = None) -> dict[str, Any]:
-        """South plays a card, bids, chooses blind nil or looks, or passes a card."""
+    async def act(self, seat: int, text: str, version: int | None = None) -> None:
+        """A person plays a card, bids, chooses blind nil or looks, or passes a card."""
         try:
             action = parse_action(text)
         except ActionError as e:
             raise Refusal(400, str(e)) from None
         async with self.lock:
             self._check_version(version)
-            status = 400 if self.game.turn == S else 409
-            await self._commit(lambda g: g.apply(action, seat=S), status)
-        return self.state(version)
+            status = 400 if self.game.turn == seat else 409
+            await self.commit([Line("act", seat, action)], status)
 
-    async def next_hand(self, version: int | None = None) -> dict[str, Any]:
-        """Deal the next hand, once South has seen the last one's summary."""
+    async def next_hand(self, version: int | None = None) -> None:
+        """Deal the next hand, once the last one's summary has been seen."""
         async with self.lock:
             self._check_version(version)
             if self.game.phase != DEAL:
                 why = "the match is over" if self.game.is_over else "the hand is not finished"
                 raise Refusal(409, f"cannot deal the next hand: {why}")
-            await self._commit(lambda g: g.deal(), 409)
-        return self.state(version)
+            await self.commit([Line("deal")], 409)
 
-    async def concede(self) -> dict[str, Any]:
-        """South's side gives up: East-West win at once."""
+    async def concede(self, seat: int) -> None:
+        """``seat``'s side gives up: the other side wins at once."""
         async with self.lock:
-            await self._commit(lambda g: g.concede(NS), 409)
-        return self.state()
+            await self.commit([Line("concede", seat & 1)], 409)
 
-    async def hint(self) -> dict[str, str]:
-        """What the Hard player would do in South's seat, in a sentence."""
-        view = self.game.view(S)
+    async def set_speed(self, speed: str) -> None:
+        """The computer players' pace at this table: ``slow``, ``normal`` or ``fast``."""
+        if speed not in SPEEDS:
+            raise Refusal(400, f"speed must be one of {', '.join(SPEEDS)}, not {speed!r}")
+        if speed == self.speed:
+            return
+        async with self.lock:
+            options = {**self.info.options, "speed": speed}
+            await self.commit([], 409, values={"options": options})
+            self.info.options = options
+
+    async def hint(self, seat: int) -> dict[str, str]:
+        """What the Hard player would do in ``seat``, in a sentence.  Asked twice for the same
+        position, the second request waits for the first answer instead of asking again."""
+        if self._hint is not None and self._hint[0] == self.version and not self._hint[1].done():
+            return await asyncio.shield(self._hint[1])
+        view = self.game.view(seat)
         if not view.legal:
             raise Refusal(409, "no hint: it is not your turn")
-        seed = f"{self.journal.seed}:hint:{self.version}"
+        task = asyncio.get_running_loop().create_task(self._think_hint(view))
+        self._hint = (self.version, task)
+        return await asyncio.shield(task)
+
+    async def _think_hint(self, view: Any) -> dict[str, str]:
+        bots = self.tables.bots
+        seed = f"{self.info.seed}:hint:{self.version}"
         try:
-            answer = await self.tables.bots.decide("hard", view, seed, HINT_BUDGET)
+            answer = await bots.decide("hard", view, seed, HINT_BUDGET)
         except Exception:
-            log.exception("game %s: the Hard player failed to give a hint", self.id)
-            answer = await self.tables.bots.decide("normal", view, seed)
+            log.exception("table %s: the Hard player failed to give a hint", self.id)
+            answer = await bots.decide("normal", view, seed)
         if answer.action not in view.legal:
-            answer = await self.tables.bots.decide("easy", view, seed)
+            answer = await bots.decide("easy", view, seed)
         return {"action": action_text(answer.action), "text": answer.reason, "bot": answer.bot}
 
     # -- the single way anything changes -------------------------------------------------------
 
-    async def _commit(self, change: Callable[[Game], Event], refusal_status: int) -> Event:
-        """Apply ``change(game)`` to a copy, store it, then show it.  Caller holds the lock."""
+    async def commit(
+        self, lines: list[Line], refusal_status: int, *, values: Mapping[str, Any] | None = None,
+    ) -> list[Step]:
+        """Apply ``lines``, store them, then show them.  The caller holds the lock."""
         if self.retired:
-            raise Refusal(409, "this game changed elsewhere; reload it")
-        new = self.game.copy()
+            raise Refusal(409, "this table changed elsewhere; reload it")
+        game = self.game.copy() if lines else self.game
+        seating = copy.deepcopy(self.seating) if lines else self.seating
         try:
-            event = change(new)
+            steps = [line.apply(game, seating) for line in lines]
         except IllegalAction as e:
             raise Refusal(refusal_status, str(e)) from None
-        journal = Journal(
-            self.journal.rules, self.journal.seed, self.journal.totals, self.journal.bags,
-            self.journal.dealer, list(self.journal.entries),
+        except ValueError as e:
+            raise Refusal(400, str(e)) from None
+        version = self.version
+        status = "over" if game.is_over else ("playing" if seating.started else "seating")
+        seats = {
+            s: o.user_id for s, o in enumerate(seating.seats)
+            if o != self.seating.seats[s] and (o.user_id is not None or self.seating.seats[s]
+                                               .user_id is not None)
+        }
+        append = Append(
+            self.id, version, [write_step(step) for step in steps], status, seats,
+            dict(values or {}),
         )
-        journal.record_entry(new, event)
-        version = self.version + 1
-        status = "over" if new.is_over else "playing"
         try:
-            await asyncio.to_thread(
-                self.tables.store.save, self.id, self.version, journal.to_json(),
-                record_of(new), version, status,
-            )
+            await asyncio.wrap_future(self.tables.appender.submit(append))
+        except asyncio.CancelledError:
+            # Stored or not, nobody will swap the copies in now: let the table be rebuilt
+            # from the store the next time it is asked for, so it matches what was stored.
+            self.tables.forget(self.id)
+            raise
         except StaleWrite as e:
             self.tables.forget(self.id)
             raise Refusal(409, f"{e}; reload the game") from None
         except Exception as e:  # a storage failure must not change the table
-            log.exception("storing game %s failed", self.id)
-            raise Refusal(503, f"could not store the action: {type(e).__name__}") from None
-        self.game, self.journal = new, journal
-        shown = event_json(version, event)
-        self.events.append(shown)
-        message = {"type": "event", "version": version, "event": shown, "view": self.view_json()}
-        for queue in self.listeners:
-            queue.put_nowait(message)
+            log.error("storing table %s failed: %s", self.id, e)
+            what = type(e).__name__ if not isinstance(e, StoreError) else str(e).split(":")[0]
+            raise Refusal(503, f"could not store the action: {what}") from None
+        self.game, self.seating = game, seating
+        self.steps.extend(steps)
+        self._broadcast(version, steps)
         self.wake()
-        return event
+        return steps
+
+    def _broadcast(self, first: int, steps: list[Step]) -> None:
+        if not self.listeners or not steps:
+            return
+        seated = any(step.line.kind in ("sit", "leave", "start") for step in steps)
+        by_reader: dict[int | None, tuple[dict[str, Any], list[dict[str, Any]] | None]] = {}
+        for listener in self.listeners:
+            reader = listener.reader
+            if reader not in by_reader:
+                by_reader[reader] = (
+                    view_json(self.game, reader), self.seats_json(reader) if seated else None
+                )
+            view, seats = by_reader[reader]
+            for i, step in enumerate(steps):
+                version = first + i + 1
+                message: dict[str, Any] = {
+                    "type": "event", "version": version,
+                    "event": event_json(version, step, reader), "view": view,
+                }
+                if seats is not None:
+                    message["seats"] = seats
+                    message["status"] = self.status
+                listener.push(message)
 
     # -- listeners -----------------------------------------------------------------------------
 
-    def listen(self) -> asyncio.Queue[dict[str, Any]]:
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.listeners.add(queue)
-        return queue
+    def listen(self, reader: int | None) -> Listener:
+        listener = Listener(reader, self.tables.settings.limits.outbox)
+        self.listeners.add(listener)
+        return listener
 
-    def unlisten(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
-        self.listeners.discard(queue)
+    def unlisten(self, listener: Listener) -> None:
+        self.listeners.discard(listener)
 
     # -- computer players ----------------------------------------------------------------------
 
@@ -257,9 +396,16 @@ class Table:
         busy = self._driver is not None and not self._driver.done()
         return not busy and not self.listeners and not self.lock.locked()
 
+    def bot_for(self, seat: int) -> bool:
+        """Whether a computer player chooses for ``seat`` now."""
+        return self.seating.seats[seat].kind == "bot"
+
     def bots_to_move(self) -> bool:
         g = self.game
-        return not self.retired and g.phase not in (DEAL, OVER) and g.turn >= 0 and g.turn != S
+        return (
+            not self.retired and self.seating.started and g.phase not in (DEAL, OVER)
+            and g.turn >= 0 and self.bot_for(g.turn)
+        )
 
     def wake(self) -> None:
         """Start the computer players' task if one of them is to move."""
@@ -272,112 +418,154 @@ class Table:
             version, seat = self.version, self.game.turn
             view = self.game.view(seat)
             started = loop.time()
-            last = self.events[-1] if self.events else None
-            after_trick = bool(last and last["trick"])
-            seed = f"{self.journal.seed}:{version}:{SEAT_LETTERS[seat]}"
+            last = self.steps[-1].event if self.steps else None
+            after_trick = bool(last and last.trick)
+            seed = f"{self.info.seed}:{version}:{SEAT_LETTERS[seat]}"
             try:
                 answer = await self.tables.bots.decide(self.level, view, seed)
                 action = answer.action
             except Exception:
-                log.exception("game %s: the %s player at %s failed; playing a legal card",
+                log.exception("table %s: the %s player at %s failed; playing a legal card",
                               self.id, self.level, SEAT_LETTERS[seat])
                 action = view.legal[0]
             if action not in view.legal:
                 log.error("the %s player chose %s, not legal; playing %s instead",
                           self.level, action_text(action), action_text(view.legal[0]))
                 action = view.legal[0]
-            wait = self.tables.pace.delay(self._rng, after_trick) - (loop.time() - started)
+            wait = self.tables.pace.delay(self._rng, after_trick, self.speed)
+            wait -= loop.time() - started
             if wait > 0:
                 await asyncio.sleep(wait)
             refused: Exception | None = None
             async with self.lock:
                 if self.version != version or self.game.turn != seat:
                     continue  # the game moved on (a concession): this answer is stale
+                auto = self.seating.seats[seat].is_person
                 try:
-                    await self._commit(functools.partial(Game.apply, action=action, seat=seat), 409)
+                    await self.commit([Line("act", seat, action, auto)], 409)
                 except Exception as e:  # storage down, a retired table: never kill the driver
                     refused = e
             if refused is not None:
                 if self.retired:
                     return
-                log.error("game %s: %s's move not stored: %s", self.id, SEAT_LETTERS[seat], refused)
-                await asyncio.sleep(1.0)  # then try again (outside the lock: South may act)
+                log.error("table %s: %s's move not stored: %s", self.id, SEAT_LETTERS[seat],
+                          refused)
+                await asyncio.sleep(1.0)  # then try again (outside the lock: a person may act)
 
     async def close(self) -> None:
-        if self._driver is not None and not self._driver.done():
-            self._driver.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._driver
+        for task in (self._driver, self._hint[1] if self._hint else None):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
 
 class Tables:
     """All tables of this server process: created here, loaded from the store on first use."""
 
-    def __init__(self, store: Store, bots: BotPool, pace: Pace) -> None:
+    def __init__(
+        self, store: Store, bots: BotPool, settings: Settings, limits: RateLimits | None = None,
+    ) -> None:
         self.store = store
         self.bots = bots
-        self.pace = pace
+        self.settings = settings
+        self.pace = settings.pace
+        self.limits = limits or RateLimits(settings.limits)
+        self.appender = Appender(store)
         self._tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
+        #: Names of the people seated at tables in memory, by user id.
+        self.user_names: dict[int, str] = {}
 
-    async def create(self, body: Mapping[str, Any]) -> Table:
+    async def create_solo(self, body: Mapping[str, Any]) -> Table:
         """A new single-player table from a ``POST /api/games`` body, dealt and stored."""
-        level, journal = parse_new_game(body)
-        game_id = new_game_id()
-        game = journal.new_game()
-        event = game.deal()
-        journal.record_entry(game, event)
-        events = [event_json(1, event)]
-        await asyncio.to_thread(
-            self.store.insert, game_id, level, journal.to_json(), record_of(game), 1,
-            "over" if game.is_over else "playing",
-        )
-        table = Table(game_id, level, journal, game, events, self)
+        info = parse_new_game(body, test_mode=self.settings.test_mode)
+        return await self._create(info, Seating.solo(), [Line("deal")])
+
+    async def _create(
+        self, info: TableInfo, seating: Seating, lines: list[Line],
+        seats: dict[int, int] | None = None,
+    ) -> Table:
+        game = info.new_game()
+        steps = [line.apply(game, seating) for line in lines]
+        status = "over" if game.is_over else ("playing" if seating.started else "seating")
+        try:
+            await asyncio.to_thread(
+                self.store.create_table, table_id=info.id, kind=info.kind, level=info.level,
+                rules=info.rules.to_spec(), seed=info.seed, start=info.start_json(),
+                options=info.options, status=status, entries=[write_step(s) for s in steps],
+                code=info.code, host=info.host, seats=seats,
+            )
+        except StaleWrite as e:
+            raise Refusal(409, str(e)) from None
+        except Exception as e:
+            log.error("storing a new table failed: %s", e)
+            raise Refusal(503, f"could not store the new game: {type(e).__name__}") from None
+        table = Table(info, game, seating, steps, self)
         self._keep(table)
         table.wake()
         return table
 
-    async def get(self, game_id: str) -> Table:
-        """The table for ``game_id``, rebuilt from the store if this process has not seen it."""
-        table = self._tables.get(game_id)
+    async def again(self, table: Table) -> Table:
+        """A new single-player table with the same rules, strength and deals ("play this deal
+        again"): the seed never leaves the server."""
+        old = table.info
+        info = TableInfo(
+            new_table_id(), old.kind, old.level, old.rules, old.seed, old.totals, old.bags,
+            old.dealer, options={k: v for k, v in old.options.items() if k == "speed"},
+        )
+        return await self._create(info, Seating.solo(), [Line("deal")])
+
+    async def get(self, table_id: str) -> Table:
+        """The table for ``table_id``, rebuilt from the store if this process has not seen it."""
+        table = self._tables.get(table_id)
         if table is not None:
             table.wake()  # revives the computer players should their task have ended early
             return table
-        if not _plausible_id(game_id):
+        if not _plausible_id(table_id):
             raise Refusal(404, "no game with that id")
         async with self._loading:
-            table = self._tables.get(game_id)
+            table = self._tables.get(table_id)
             if table is not None:
                 return table
-            stored = await asyncio.to_thread(self.store.load, game_id)
+            try:
+                stored = await asyncio.to_thread(self.store.load_table, table_id)
+            except Exception as e:
+                log.error("loading table %s failed: %s", table_id, e)
+                raise Refusal(503, f"could not load the game: {type(e).__name__}") from None
             if stored is None:
                 raise Refusal(404, "no game with that id")
-            try:
-                journal = Journal.from_json(stored.journal)
-                game, events = journal.replay()
-            except (JournalError, KeyError, ValueError) as e:
-                log.error("game %s cannot be rebuilt: %s", game_id, e)
-                raise Refusal(500, f"game {game_id} cannot be rebuilt: {e}") from None
-            table = Table(game_id, stored.level, journal, game, events, self)
+            table = self._rebuild(stored)
             self._keep(table)
         table.wake()  # the computer players resume if it is their turn
         return table
 
+    def _rebuild(self, stored: StoredTable) -> Table:
+        try:
+            info = TableInfo.from_stored(stored)
+            seating = Seating.solo() if info.kind == "solo" else Seating()
+            done = replay(info.new_game(), seating, stored.entries)
+        except (JournalError, RulesError, KeyError, ValueError, TypeError) as e:
+            log.error("table %s cannot be rebuilt: %s", stored.id, e)
+            raise Refusal(500, f"game {stored.id} cannot be rebuilt: {e}") from None
+        return Table(info, done.game, done.seating, done.steps, self)
+
     def _keep(self, table: Table) -> None:
-        if len(self._tables) >= MAX_TABLES:
-            for game_id, old in list(self._tables.items()):
+        limit = self.settings.max_tables
+        if len(self._tables) >= limit:
+            for table_id, old in list(self._tables.items()):
                 if old.idle:
-                    del self._tables[game_id]
+                    del self._tables[table_id]
                     old.retired = True  # a request still holding it must not write
-                if len(self._tables) < MAX_TABLES // 2:
+                if len(self._tables) < limit // 2:
                     break
         self._tables[table.id] = table
 
     def __len__(self) -> int:
         return len(self._tables)
 
-    def forget(self, game_id: str) -> None:
-        table = self._tables.pop(game_id, None)
+    def forget(self, table_id: str) -> None:
+        table = self._tables.pop(table_id, None)
         if table is not None:
             table.retired = True
 
@@ -385,28 +573,36 @@ class Tables:
         for table in list(self._tables.values()):
             await table.close()
         self._tables.clear()
+        await asyncio.to_thread(self.appender.close)
 
 
-def _plausible_id(game_id: str) -> bool:
-    return 8 <= len(game_id) <= 64 and all(c.isalnum() or c in "-_" for c in game_id)
+def _plausible_id(table_id: str) -> bool:
+    return 8 <= len(table_id) <= 64 and all(c.isalnum() or c in "-_" for c in table_id)
 
 
-def parse_new_game(body: Mapping[str, Any]) -> tuple[str, Journal]:
-    """Check a new-game body; every problem is a :class:`Refusal` with one line."""
-    known = {"level", "rules", "seed", "start", "dealer"}
+_TEST_ONLY = ("seed", "start", "dealer")
+
+
+def parse_new_game(body: Mapping[str, Any], *, test_mode: bool = False) -> TableInfo:
+    """Check a new-game body; every problem is a :class:`Refusal` with one line.
+
+    ``seed``, ``start`` and ``dealer`` let a test set up an exact position; a real server
+    refuses them, since a client that knows the seed can work out every card of every hand.
+    """
+    known = {"level", "rules", *_TEST_ONLY}
     unknown = sorted(set(body) - known)
     if unknown:
-        raise Refusal(400, f"unknown field {unknown[0]!r} (known: {', '.join(sorted(known))})")
+        raise Refusal(400, f"unknown field {unknown[0]!r} (known: level, rules)")
+    if not test_mode:
+        for key in _TEST_ONLY:
+            if key in body:
+                raise Refusal(
+                    400, f"{key} may only be chosen on a server started in test mode"
+                )
     level = body.get("level", "normal")
     if level not in LEVELS:
         raise Refusal(400, f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
-    spec = body.get("rules", "varaq")
-    try:
-        rules = Rules.from_spec(spec)
-    except RulesError as e:
-        raise Refusal(422, str(e)) from None
-    except (TypeError, ValueError, AttributeError) as e:
-        raise Refusal(422, f"bad rules: {e}") from None
+    rules = read_rules(body.get("rules", "varaq"))
     seed = body.get("seed")
     if seed is None:
         seed = secrets.randbits(48)
@@ -418,7 +614,17 @@ def parse_new_game(body: Mapping[str, Any]) -> tuple[str, Journal]:
         if not isinstance(dealer, str) or dealer.upper() not in ("N", "E", "S", "W"):
             raise Refusal(400, "dealer must be one of N, E, S, W")
         dealer = SEAT_LETTERS.index(dealer.upper())
-    return level, Journal.new(rules, seed, totals, bags, dealer)
+    return TableInfo(new_table_id(), "solo", level, rules, str(seed), totals, bags, dealer)
+
+
+def read_rules(spec: Any) -> Rules:
+    """A table's rules from a request; a bad spec is a 422 saying why."""
+    try:
+        return Rules.from_spec(spec)
+    except RulesError as e:
+        raise Refusal(422, str(e)) from None
+    except (TypeError, ValueError, AttributeError) as e:
+        raise Refusal(422, f"bad rules: {e}") from None
 
 
 def _parse_start(start: Any) -> tuple[tuple[int, int], tuple[int, int]]:

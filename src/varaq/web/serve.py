@@ -2,14 +2,32 @@
 
 Open the printed address, press "New game", and play South.  ``--db`` takes any SQLAlchemy URL
 (also ``VARAQ_DB``); ``VARAQ_PACE`` scales the computer players' pauses (0 = none).
+
+The server binds its socket itself before starting uvicorn, so a port already in use is one
+line and exit status 2, not a traceback.  Connections are bounded in time and size: a client
+gets ``HEADER_TIMEOUT`` seconds to send a request's headers (a connection that trickles them
+in, or opens and says nothing, is closed), ``KEEP_ALIVE`` seconds idle between requests, and
+WebSockets are pinged and limited to the body size.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import errno
+import socket
 import sys
+from typing import Any
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "run", "HEADER_TIMEOUT", "KEEP_ALIVE"]
+
+#: Seconds to receive a request's headers.
+HEADER_TIMEOUT = 10.0
+#: Seconds an idle keep-alive connection is kept open.
+KEEP_ALIVE = 5
+#: Seconds between WebSocket pings, and to wait for the pong.
+PING_INTERVAL = 20.0
+PING_TIMEOUT = 20.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,30 +41,110 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot-processes", type=int, default=None, metavar="N",
         help="processes for the Hard computer players (default: up to 2)",
     )
+    parser.add_argument(
+        "--secret", default=None,
+        help="key that signs sessions and the daily deals (default: $VARAQ_SECRET, or one "
+             "made once and kept in the user data dir)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips", default=None, metavar="IPS",
+        help="addresses of reverse proxies whose X-Forwarded-For is trusted (see docs/deploy.md)",
+    )
+    parser.add_argument(
+        "--test-mode", action="store_true",
+        help="accept test-only requests (a chosen seed or score); never on a real server",
+    )
+    parser.add_argument(
+        "--relaxed-limits", action="store_true",
+        help="lift the per-address rate limits (load tests on this machine only)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
+    from ..service.settings import Limits, Settings
     from ..service.store import default_db_url
-    from ..service.tables import Pace
-    from .app import create_app
 
     try:
-        pace = Pace.from_env()
+        settings = Settings.from_env(
+            bot_processes=args.bot_processes,
+            secret=args.secret.encode() if args.secret else None,
+        )
     except ValueError as e:
         print(f"varaq serve: {e}", file=sys.stderr)
         return 2
+    if args.test_mode:
+        settings = settings.but(test_mode=True)
+    if args.relaxed_limits:
+        settings = settings.but(limits=Limits.relaxed())
     if not 0 < args.port < 65536:
         print(f"varaq serve: port {args.port} is out of range", file=sys.stderr)
         return 2
+    try:
+        sock = bind(args.host, args.port)
+    except OSError as e:
+        print(f"varaq serve: {e}", file=sys.stderr)
+        return 2
     url = args.db or default_db_url()
-    app = create_app(url, pace=pace, bot_processes=args.bot_processes)
+    from .app import create_app
+
+    try:
+        app = create_app(url, settings=settings)
+    except Exception as e:  # a bad URL, a database that cannot be opened
+        print(f"varaq serve: {type(e).__name__}: {e}".splitlines()[0], file=sys.stderr)
+        return 2
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     shown = f"[{host}]" if ":" in host else host
     print(f"Varaq is at http://{shown}:{args.port}/  (games stored in {_safe(url)})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    serve(app, sock, args.forwarded_allow_ips)
     return 0
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``; a port in use is an :class:`OSError` in words."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise OSError(f"port {port} on {host} is already in use; choose another with "
+                          "--port") from None
+        if e.errno in (errno.EADDRNOTAVAIL, socket.EAI_NONAME):
+            raise OSError(f"cannot listen on {host}: no such address here") from None
+        raise OSError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    except socket.gaierror:
+        sock.close()
+        raise OSError(f"cannot listen on {host}: unknown host") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(app: Any, sock: socket.socket, forwarded_allow_ips: str | None = None) -> None:
+    import uvicorn
+
+    from .http import GuardedHttp
+
+    config = uvicorn.Config(
+        app, log_level="warning", http=GuardedHttp, ws="websockets",
+        timeout_keep_alive=KEEP_ALIVE, ws_max_size=_ws_max_size(app),
+        ws_ping_interval=PING_INTERVAL, ws_ping_timeout=PING_TIMEOUT,
+        h11_max_incomplete_event_size=16 * 1024,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips or "127.0.0.1",
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    asyncio.run(server.serve(sockets=[sock]))
+
+
+def _ws_max_size(app: Any) -> int:
+    # A message a little larger than the limit is read (so the app can answer "too large");
+    # anything bigger is cut off by uvicorn before it is buffered.
+    limit: int = app.state.settings.limits.body_bytes
+    return limit * 4
 
 
 def _safe(url: str) -> str:

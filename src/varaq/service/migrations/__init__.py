@@ -1,0 +1,44 @@
+"""Schema migrations (Alembic), for SQLite and PostgreSQL alike.
+
+``upgrade(engine)`` brings a database to the newest schema; the store calls it when it opens, and
+``varaq db upgrade`` calls it on its own.  New schema changes are new files in ``versions/``
+(``alembic revision`` with this folder as the script location, or by hand: each file names the
+revision it follows).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+
+__all__ = ["upgrade", "current", "HEAD"]
+
+HERE = Path(__file__).parent
+#: The newest revision in ``versions/``.
+HEAD = "0001"
+
+
+def _config(connection: object) -> object:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(HERE))
+    config.attributes["connection"] = connection
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Apply every migration the database has not had yet (safe to call at each start)."""
+    from alembic import command
+
+    with engine.begin() as connection:
+        command.upgrade(_config(connection), revision)  # type: ignore[arg-type]
+
+
+def current(engine: Engine) -> str | None:
+    """The revision the database is at, or ``None`` for an empty database."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()

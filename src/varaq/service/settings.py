@@ -1,0 +1,153 @@
+"""A server's settings: one frozen value, built from the command line and the environment.
+
+Everything an operator may tune, and every limit a client runs into, is here, so a test can
+build a server with small limits to prove each one, and ``varaq serve --help`` can name them.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+__all__ = ["Settings", "Limits", "Pace", "SPEEDS", "load_secret"]
+
+#: The computer players' speed setting a table can choose, as a factor on their pauses.
+SPEEDS = {"slow": 1.7, "normal": 1.0, "fast": 0.45}
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """How long computer players take, in seconds, so a person can follow each card.
+
+    ``scale`` multiplies every pause; ``VARAQ_PACE=0`` (tests) turns them off.  A table's speed
+    setting (:data:`SPEEDS`) multiplies them again.
+    """
+
+    scale: float = 1.0
+    card_low: float = 0.5
+    card_high: float = 0.9
+    after_trick: float = 1.2
+
+    @classmethod
+    def from_env(cls) -> Pace:
+        text = os.environ.get("VARAQ_PACE", "1")
+        try:
+            scale = float(text)
+        except ValueError:
+            raise ValueError(f"VARAQ_PACE must be a number, not {text!r}") from None
+        if not scale >= 0 or scale > 1000:
+            raise ValueError("VARAQ_PACE cannot be negative" if scale < 0 else
+                             "VARAQ_PACE must be a number from 0 to 1000")
+        return cls(scale)
+
+    def delay(self, rng: random.Random, after_trick: bool, speed: str = "normal") -> float:
+        if self.scale == 0:
+            return 0.0
+        base = self.after_trick if after_trick else rng.uniform(self.card_low, self.card_high)
+        return base * self.scale * SPEEDS.get(speed, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Rates in the ``limits`` package's words (``"20/minute"``; ``;`` joins several).
+
+    Per client address unless said otherwise.  Each is proved by a test with a small value.
+    """
+
+    #: New tables (single-player games, private tables).
+    create: str = "20/minute;200/hour"
+    #: Hint requests.
+    hint: str = "30/minute"
+    #: Messages on one WebSocket (per socket).
+    socket: str = "30/second;600/minute"
+    #: Sign-in attempts, per name and per address.
+    sign_in_name: str = "10/5minutes"
+    sign_in_address: str = "30/5minutes"
+    #: New accounts.
+    sign_up: str = "10/hour"
+    #: Attempts to join a table by code (so codes cannot be guessed).
+    join: str = "20/minute"
+    #: Any other request that changes something (actions, next hand, concede…).
+    act: str = "40/second"
+    #: Largest request body and WebSocket message, in bytes.
+    body_bytes: int = 16_384
+    #: Deepest JSON nesting accepted in a body or message.
+    json_depth: int = 8
+    #: Messages waiting to be sent to one socket before it is resynchronised instead.
+    outbox: int = 256
+
+    @classmethod
+    def relaxed(cls) -> Limits:
+        """Limits no functional test reaches (the tests that prove a limit set their own)."""
+        return cls(
+            create="100000/minute", hint="100000/minute", socket="100000/second",
+            sign_in_name="100000/minute", sign_in_address="100000/minute",
+            sign_up="100000/minute", join="100000/minute", act="100000/second",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    #: Accept test-only requests (``seed``, ``start`` and ``dealer`` in a new game).  Off for
+    #: every real server: a client that chooses the seed can rebuild every deal offline.
+    test_mode: bool = False
+    pace: Pace = field(default_factory=Pace)
+    limits: Limits = field(default_factory=Limits)
+    #: The key that signs session cookies and the daily deals.
+    secret: bytes = b""
+    #: Seconds a person who dropped keeps the seat before a computer player plays for them.
+    drop_seconds: float = 60.0
+    #: Seconds after a hand before the next is dealt at a table of several people.
+    next_hand_seconds: float = 15.0
+    #: Tables kept in memory; idle ones beyond this are dropped and rebuilt on demand.
+    max_tables: int = 5000
+    #: Processes for the Hard computer players (None: up to 2).
+    bot_processes: int | None = None
+    #: Mark the session cookie ``Secure`` (when served over HTTPS).
+    secure_cookies: bool = False
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        """Settings from ``VARAQ_PACE``, ``VARAQ_TEST_MODE`` and ``VARAQ_SECRET``; keyword
+        arguments win."""
+        values: dict[str, object] = {
+            "pace": Pace.from_env(),
+            "test_mode": os.environ.get("VARAQ_TEST_MODE", "") not in ("", "0", "false", "no"),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        if not values.get("secret"):
+            values["secret"] = load_secret()
+        settings = cls(**values)  # type: ignore[arg-type]
+        return settings
+
+    def but(self, **changes: object) -> Settings:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def load_secret(folder: Path | None = None) -> bytes:
+    """``VARAQ_SECRET``, else a random key made once and kept in the user data directory (so
+    sessions and the daily deals survive a restart)."""
+    text = os.environ.get("VARAQ_SECRET")
+    if text:
+        return text.encode()
+    if folder is None:
+        from .store import data_dir
+
+        folder = data_dir()
+    path = folder / "secret.key"
+    try:
+        key = path.read_bytes().strip()
+        if len(key) >= 32:
+            return key
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32).encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Made readable by the owner only, before the key is written into it.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(key)
+    return key
