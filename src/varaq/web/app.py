@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import LEVELS
-from ..rules import PRESETS, RULE_HELP
+from ..rules import PRESETS, RULE_HELP, options_json
 from ..service.botpool import BotPool
 from ..service.journal import record_of
 from ..service.store import Store, default_db_url
@@ -92,6 +92,7 @@ async def presets(request: Request) -> Response:
     return JSONResponse({
         "presets": {name: _full_spec(name) for name in PRESETS},
         "options": dict(RULE_HELP),
+        "bounds": options_json(),
         "levels": list(LEVELS),
     })
 
