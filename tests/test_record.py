@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): writing, replaying through the engine, and one-line refusals."""
+"""Game records (docs/record-format.md): writing, replaying through the engine, refusals."""
 
 from __future__ import annotations
 

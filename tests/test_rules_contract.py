@@ -1,4 +1,4 @@
-"""RULES.md, rule by rule and example by example.
+"""docs/rules.md, rule by rule and example by example.
 
 Each test is named for the rule it pins.  Scores are checked end to end: a hand is bid through
 ``Game.apply`` and finished with cards or with a score-sheet trick count, never by calling the
