@@ -299,6 +299,7 @@ def work_out(example: Example) -> dict[str, Any]:
                   "bags": dict(zip(SIDE_NAMES, example.bags, strict=True))},
         "sides": list(example.sides),
         "hands": hands,
+        "before": _before_words(example),
         "text": _example_text(example, rules, hands),
     }
 
@@ -363,9 +364,8 @@ def _legal_words(legal: list[str]) -> str:
     return " or ".join(words)
 
 
-def _example_text(example: Example, rules: Rules, hands: list[dict[str, Any]]) -> list[str]:
-    """The example as sentences (the page and docs/rules.md both use them)."""
-    lines = []
+def _before_words(example: Example) -> str:
+    """The score and bags before the first hand, when the example starts from any."""
     start = []
     if any(example.total):
         ns, ew = example.total
@@ -375,25 +375,33 @@ def _example_text(example: Example, rules: Rules, hands: list[dict[str, Any]]) -
         carried = [f"{who} carry {n} bag{'s' * (n != 1)}"
                    for who, n in (("North-South", ns_bags), ("East-West", ew_bags)) if n]
         start.append(" and ".join(carried))
-    if start:
-        lines.append("Before the hand: " + "; ".join(start) + ".")
+    return "Before the hand: " + "; ".join(start) + "." if start else ""
+
+
+def _example_text(example: Example, rules: Rules, hands: list[dict[str, Any]]) -> list[str]:
+    """The example as sentences for docs/rules.md.  Each hand and side also keeps its own
+    sentences (``deal_words``, ``words``, ``bags_words``, ``result_words``) for the page."""
+    before = _before_words(example)
+    lines = [before] if before else []
     for number, (hand, raw) in enumerate(zip(hands, example.hands, strict=False), 1):
         prefix = f"Hand {number}: " if len(example.hands) > 1 else ""
-        lines.append(prefix + _deal_words(hand, raw))
-        if hand["refused"]:
-            lines.append(f"The engine refuses it: “{hand['refused']}”.")
-            continue
-        if hand["next"]:
-            seat = SEAT_NAMES[SEAT_LETTERS.index(hand["next"]["seat"])]
-            lines.append(f"{seat} may bid {_legal_words(hand['next']['legal'])}.")
-            continue
-        for name in example.sides:
+        hand["deal_words"] = _deal_words(hand, raw)
+        lines.append(prefix + hand["deal_words"])
+        for name in example.sides if not (hand["refused"] or hand["next"]) else ():
             side = hand["sides"][name]
             parts = ", ".join(f"{line['words']} {_points(line['points'])}"
                               for line in side["lines"]) or "nothing to score"
+            side["bags_words"] = _bags_words(side, rules)
             lines.append(f"{_side_words(name)}: {parts}: **{_points(side['score'])}**; "
-                         f"{_bags_words(side, rules)}.")
-        lines.append(_outcome_words(hand, rules))
+                         f"{side['bags_words']}.")
+        if hand["refused"]:
+            hand["result_words"] = f"The engine refuses it: “{hand['refused']}”."
+        elif hand["next"]:
+            seat = SEAT_NAMES[SEAT_LETTERS.index(hand["next"]["seat"])]
+            hand["result_words"] = f"{seat} may bid {_legal_words(hand['next']['legal'])}."
+        else:
+            hand["result_words"] = _outcome_words(hand, rules)
+        lines.append(hand["result_words"])
     return lines
 
 

@@ -28,6 +28,7 @@ from ..service.botpool import BotPool
 from ..service.journal import record_of
 from ..service.store import Store, default_db_url
 from ..service.tables import Pace, Refusal, Table, Tables
+from . import pages
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -319,6 +320,7 @@ def create_app(
         Route("/api/games/{game_id}/hint", hint),
         Route("/api/games/{game_id}/record", record),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
+        *pages.routes,
         Mount("/static", StaticFiles(directory=static, check_dir=False), name="static"),
     ]
     app = Starlette(
