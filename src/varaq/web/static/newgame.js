@@ -6,6 +6,7 @@
 // server still checks everything, and its refusal is shown as is.
 
 import { api, Refusal } from "./connection.js";
+import { el } from "./pages.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -57,13 +58,6 @@ export async function loadPresets() {
   buildCustom(presetInfo.bounds || {});
   fillCustom();
   return presetInfo;
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 function optionField(name, info) {

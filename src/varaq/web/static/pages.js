@@ -1,5 +1,5 @@
 // What the rules and help pages share: the theme switch (the same choice as the table's, kept
-// in localStorage) and small helpers to build text safely.
+// in localStorage) and small helpers to build text safely (the New game form uses them too).
 
 const THEME_KEY = "varaq-theme";
 
