@@ -3,7 +3,7 @@
 Run ``python examples/make_examples.py`` from the project root.  Each record comes from a seeded
 game played through the engine by a simple legal policy and saved with ``to_record``, so the
 files are reproducible and every card in them has passed the rules.  The score-sheet examples
-(``rules-*.json``) are written by hand from RULES.md and are not touched here.  Every record
+(``rules-*.json``) are written by hand from docs/rules.md and are not touched here.  Every record
 is also copied into ``src/varaq/examples/`` so an installed package carries them.
 """
 
@@ -101,8 +101,9 @@ def one_hand(rules: Rules, seed: int) -> dict[str, Any]:
 
 
 def blind_nil_hand() -> dict[str, Any]:
-    """RULES.md example 7 played with cards: NS trails 180 to 320, N bids blind nil and takes
-    nothing, S bids 5 and takes 6: +251.  Seeds are tried until the cards do exactly that."""
+    """The blind nil example of docs/rules.md played with cards: NS trails 180 to 320, N bids
+    blind nil and takes nothing, S bids 5 and takes 6: +251.  Seeds are tried until the cards
+    do exactly that."""
     for seed in range(10_000):
         game = Game("classic", seed=seed, totals=(180, 320), dealer=3)
         game.deal()

@@ -184,7 +184,7 @@ def test_action_text_out_of_range_is_refused() -> None:
 def test_unknown_rules_are_refused_in_one_line() -> None:
     with pytest.raises(RulesError, match=r"^unknown preset 'poker'"):
         Game("poker")
-    with pytest.raises(RulesError, match=r"^rule 'target' must be a whole number, not '300'$"):
+    with pytest.raises(RulesError, match=r"^Target must be a whole number, not '300'$"):
         Rules.named("classic").with_options(target="300")
 
 

@@ -2,7 +2,7 @@
 
 Each Hypothesis example picks a table (a preset plus variations), a seed and starting totals,
 then plays several games of random legal actions — blind nil or look, any bid offered,
-exchanges, cards — checking at every step against a second, independent reading of RULES.md
+exchanges, cards — checking at every step against a second, independent reading of docs/rules.md
 written here from scratch: which cards are legal, who wins each trick, what each hand scores
 and who wins the match.  It also checks that the 52 cards are conserved, a hand has 13 tricks,
 records round-trip, ``copy()`` is independent of its original, and a game rebuilt from a
@@ -65,7 +65,7 @@ def legal_cards(hand: set[int], trick: list[int], first_trick: bool, broken: boo
 
 def score_side(rules: Rules, bids: list[int], blind: list[bool], tricks: list[int],
                side: int, bags: int) -> tuple[int, int]:
-    """Points and carried bags of one side for one hand, straight from RULES.md."""
+    """Points and carried bags of one side for one hand, straight from docs/rules.md."""
     points, new_bags, contract, contract_tricks = 0, 0, 0, 0
     for seat in (side, side + 2):
         if bids[seat] == 0:
@@ -86,8 +86,7 @@ def score_side(rules: Rules, bids: list[int], blind: list[bool], tricks: list[in
     if tricks[side] + tricks[side + 2] == 13:
         points += rules.boston_bonus
     bags += new_bags
-    # RULES.md drops the count by 10 at the standard limit of 10; the engine documents that it
-    # drops by the limit, which only differs for tables that lower the limit.
+    # docs/rules.md: each penalty takes the limit itself off the count (10 at the standard limit).
     while rules.bag_penalty and bags >= rules.bag_limit:
         bags -= rules.bag_limit
         points -= rules.bag_penalty

@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): writing, replaying through the engine, and one-line refusals."""
+"""Game records (docs/record-format.md): writing, replaying through the engine, refusals."""
 
 from __future__ import annotations
 
@@ -169,10 +169,10 @@ def test_rules_as_an_object_override_the_preset() -> None:
     [
         ({"preset": "varaq", "trumps": "hearts"}, "rules: unknown rule 'trumps'"),
         ({"preset": "classic", "jokers": True, "two_clubs_leads": True},
-         "rules: jokers and two_clubs_leads cannot be combined"),
-        ({"preset": "classic", "nil": False}, "rules: blind nil needs nil"),
+         "rules: Big Joker Little Joker and 2♣ leads cannot be combined"),
+        ({"preset": "classic", "nil": False}, "rules: Blind nil needs nil"),
         ("poker", "rules: unknown preset 'poker'"),
-        ({"preset": "classic", "target": "500"}, "rules: rule 'target' must be a whole number"),
+        ({"preset": "classic", "target": "500"}, "rules: Target must be a whole number"),
         (5, "rules must be a preset name or an object, not a number"),
         ({"preset": ["classic"]}, "rules: preset must be a name, not a list"),
     ],

@@ -1,4 +1,7 @@
-"""`varaq replay FILE|- [--json]`: output as RECORD.md shows it; refusals in one line, status 2."""
+"""`varaq replay FILE|- [--json]`: output as docs/record-format.md shows it; one-line refusals.
+
+A refused record exits with status 2.
+"""
 
 from __future__ import annotations
 

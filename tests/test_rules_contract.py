@@ -1,4 +1,4 @@
-"""RULES.md, rule by rule and example by example.
+"""docs/rules.md, rule by rule and example by example.
 
 Each test is named for the rule it pins.  Scores are checked end to end: a hand is bid through
 ``Game.apply`` and finished with cards or with a score-sheet trick count, never by calling the
@@ -224,7 +224,7 @@ def test_varaq_preset_has_no_exchange_after_blind_nil() -> None:
 
 
 def test_blind_nil_needs_nil() -> None:
-    with pytest.raises(RulesError, match="blind nil needs nil"):
+    with pytest.raises(RulesError, match="Blind nil needs nil"):
         Rules.named("classic").with_options(nil=False)
     assert not Rules.named("classic").with_options(nil=False, blind_nil=False).nil
 
@@ -493,7 +493,7 @@ def test_presets_match_the_table(
 
 
 def test_incompatible_variations_are_refused_with_a_reason() -> None:
-    with pytest.raises(RulesError, match="the 2C is not in the joker deck"):
+    with pytest.raises(RulesError, match="the 2♣ is not in the joker deck"):
         Rules.named("classic").with_options(jokers=True, two_clubs_leads=True)
     with pytest.raises(RulesError, match="unknown rule 'trumps'"):
         Rules.named("classic").with_options(trumps="hearts")

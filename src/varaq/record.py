@@ -1,4 +1,4 @@
-"""Game records: a whole match as one ``varaq-record/1`` JSON document (see RECORD.md).
+"""Game records: a whole match as one ``varaq-record/1`` JSON document (see docs/record-format.md).
 
 A record is written from a :class:`~varaq.engine.Game` with :func:`to_record` — finished or not,
 the hand in progress included — and read back with :func:`load_record`, which does not trust a
@@ -10,7 +10,7 @@ message names the place (``hand 2, trick 5: W cannot play 9S: must follow hearts
 The score-sheet form (each seat's ``tricks`` instead of the cards) is for people playing with
 real cards: its bids are still checked, and its tricks are scored by the same engine.
 
-One addition to RECORD.md: a hand in progress may carry ``"looked": ["E"]``, the seats that
+A hand in progress may carry ``"looked": ["E"]``, the seats that
 chose to look at their cards instead of bidding blind nil and have not bid yet.  Without it a
 saved game would ask them again, after they have seen their cards.
 

@@ -26,7 +26,7 @@ BAD_RECORD = 2
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a varaq-record/1 JSON file, or - for stdin")
     parser.add_argument(
-        "--json", action="store_true", help="print the scores as JSON (the format of RECORD.md)"
+        "--json", action="store_true", help="print the scores as JSON (see docs/record-format.md)"
     )
 
 
@@ -101,7 +101,8 @@ def _bid_word(bid: int, blind: bool) -> str:
 def score_table(game: Game) -> str:
     """A score sheet a person can read: one line per finished hand, then the outcome."""
     rules = game.rules
-    lines = [f"Rules: {rules.preset}, target {rules.target}; " + ", ".join(rules.badges()[2:])]
+    others = [d for d in rules.differences() if not d.startswith("Target ")]
+    lines = [f"Rules: {rules.label} ({rules.preset}), target {rules.target}; " + ", ".join(others)]
     lines[0] = lines[0].rstrip("; ")
     head = (
         f"{'hand':>4}  {'dealer':<6}  {'bids N E S W':<16}  {'tricks N E S W':<14}  "

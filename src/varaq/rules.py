@@ -12,16 +12,25 @@ and the record format.
 >>> Rules.from_spec({"preset": "classic", "jokers": True, "two_clubs_leads": True})
 Traceback (most recent call last):
 ...
-varaq.rules.RulesError: jokers and two_clubs_leads cannot be combined: ...
+varaq.rules.RulesError: Big Joker Little Joker and 2♣ leads cannot be combined: ...
+>>> Rules.from_spec({"preset": "classic", "target": 300}).label
+'Custom'
+
+Every whole-number option has a range (:data:`OPTIONS`), so a table can neither overflow a
+browser's numbers nor be unplayable; refusals name the option in the words of the New game form.
+The rules in words, the option table and the worked examples are in ``docs/rules.md``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Rules", "RulesError", "PRESETS", "RULE_HELP"]
+__all__ = [
+    "Rules", "RulesError", "PRESETS", "PRESET_LABELS", "RULE_HELP", "OPTIONS", "Option",
+    "options_json", "signed",
+]
 
 
 class RulesError(ValueError):
@@ -57,8 +66,6 @@ class Rules:
     min_team_bid: int = 0
     #: Extra points for a side taking all 13 tricks (0 = none).
     boston_bonus: int = 0
-    #: Free-text name kept for display only; not a rule.
-    label: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         problem = _problem(self)
@@ -93,7 +100,7 @@ class Rules:
     def with_options(self, **options: Any) -> Rules:
         """A copy with some options changed; unknown names and wrong types are refused."""
         for key, value in options.items():
-            if key not in _FIELD_TYPES or key in ("preset", "label"):
+            if key not in OPTIONS:
                 raise RulesError(f"unknown rule {key!r}")
             expected = _FIELD_TYPES[key]
             if expected is bool:
@@ -103,7 +110,7 @@ class Rules:
             else:
                 ok = isinstance(value, int) and not isinstance(value, bool)
             if not ok:
-                raise RulesError(f"rule {key!r} must be {_TYPE_WORDS[key]}, not {value!r}")
+                raise RulesError(f"{OPTIONS[key].words} must be {_TYPE_WORDS[key]}, not {value!r}")
         return dataclasses.replace(self, **options)
 
     def to_spec(self) -> str | dict[str, Any]:
@@ -112,7 +119,7 @@ class Rules:
         diff = {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
-            if f.name not in ("preset", "label") and getattr(self, f.name) != getattr(base, f.name)
+            if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)
         }
         if not diff:
             return self.preset
@@ -124,98 +131,160 @@ class Rules:
     def deck_size(self) -> int:
         return 52
 
-    def badges(self) -> list[str]:
-        """Short labels for the variations in force, shown on the table."""
-        out = [f"{self.preset.capitalize()}", f"Target {self.target}"]
-        if not self.nil:
-            out.append("No nil")
-        if self.blind_nil:
-            out.append(f"Blind nil (trailing {self.blind_nil_trail})")
-            if self.exchange:
-                out.append(f"Exchange {self.exchange}")
-        if self.two_clubs_leads:
-            out.append("2♣ leads")
-        if self.jokers:
-            out.append("Big Joker Little Joker")
-        if self.bag_penalty == 0:
-            out.append("No bag penalty")
-        elif (self.bag_limit, self.bag_penalty) != (10, 100):
-            out.append(f"Bags {self.bag_limit}: −{self.bag_penalty}")
-        if self.nil_bags_score:
-            out.append("Nil tricks score")
-        if self.mercy is not None:
-            out.append(f"Mercy {self.mercy}")
-        if self.min_team_bid:
-            out.append(f"Board {self.min_team_bid}")
-        if self.boston_bonus:
-            out.append(f"Boston +{self.boston_bonus}")
-        if self.nil and self.nil_value != 100:
-            out.append(f"Nil ±{self.nil_value}")
-        if self.blind_nil and self.blind_nil_value != 200:
-            out.append(f"Blind nil ±{self.blind_nil_value}")
-        return out
+    @property
+    def label(self) -> str:
+        """The table's name: its preset's ("Classic", "Short, to 300"…), or "Custom" once any
+        option differs from the preset, so a changed table never passes for the plain one."""
+        base = PRESETS.get(self.preset)
+        return PRESET_LABELS[self.preset] if base is not None and base == self else "Custom"
 
+    def differences(self) -> list[str]:
+        """One short phrase per option that differs from the preset, in the table's order."""
+        base = PRESETS.get(self.preset, PRESETS["classic"])
+        return [
+            _badge(name, getattr(self, name))
+            for name in OPTIONS
+            if getattr(self, name) != getattr(base, name)
+        ]
+
+    def badges(self) -> list[str]:
+        """What the table shows about its rules: the label first, then every difference from
+        the preset (``["Custom", "Target 300", "2♣ leads"]``; a plain preset is just its name)."""
+        return [self.label, *self.differences()]
+
+
+def signed(number: int) -> str:
+    """A number as printed for people: a true minus sign (−200), so it reads as one word."""
+    return f"−{-number}" if number < 0 else str(number)
+
+
+def _badge(name: str, value: Any) -> str:
+    """The phrase for one option's value, as a badge on the table."""
+    if name == "target":
+        return f"Target {value}"
+    if name in ("nil_value", "blind_nil_value"):
+        return f"{OPTIONS[name].words.removesuffix(' value')} ±{value}"
+    if name == "blind_nil_trail":
+        return f"Blind nil when {value} behind"
+    if name == "exchange":
+        return f"Exchange {value}" if value else "No exchange"
+    if name == "bag_limit":
+        return f"Bag limit {value}"
+    if name == "bag_penalty":
+        return f"Bag penalty −{value}" if value else "No bag penalty"
+    if name == "mercy":
+        return "No mercy rule" if value is None else f"Mercy {signed(value)}"
+    if name == "min_team_bid":
+        return f"Board {value}" if value else "No board"
+    if name == "boston_bonus":
+        return f"Boston +{value}" if value else "No Boston bonus"
+    # The on/off options: their words when on.
+    return OPTIONS[name].words if value else _OFF_WORDS[name]
+
+
+_OFF_WORDS = {
+    "nil": "No nil",
+    "blind_nil": "No blind nil",
+    "nil_bags_score": "Nil tricks do not score",
+    "two_clubs_leads": "No 2♣ lead",
+    "jokers": "No jokers",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of the table: its name in the New game form's words, a line of help, and
+    for a whole number the range it may take (both ends allowed)."""
+
+    words: str
+    help: str
+    low: int | None = None
+    high: int | None = None
+
+
+#: Largest target a table may play to: a few thousand points is already a very long match, and
+#: a bound keeps every total well inside the numbers a browser counts exactly.
+MAX_TARGET = 5000
+
+#: Every option, in the order the form, the badges and ``docs/rules.md`` list them.
+OPTIONS: dict[str, Option] = {
+    "target": Option("Target", "the total that ends the match", 50, MAX_TARGET),
+    "nil": Option("Nil", "players may bid nil (zero tricks)"),
+    "nil_value": Option("Nil value", "points won for a nil made, lost for a nil broken", 0, 1000),
+    "blind_nil": Option("Blind nil", "a side far enough behind may bid nil before looking"),
+    "blind_nil_value": Option(
+        "Blind nil value", "points won or lost on a blind nil", 0, 1000),
+    "blind_nil_trail": Option(
+        "Blind nil threshold", "how many points behind a side must be to bid blind nil",
+        0, 1000),
+    "exchange": Option("Exchange", "cards the partners swap after a blind nil", 0, 4),
+    "nil_bags_score": Option("Nil tricks score", "a nil bidder's tricks also score a point each"),
+    "two_clubs_leads": Option("2♣ leads", "whoever holds the 2♣ leads it to the first trick"),
+    "jokers": Option(
+        "Big Joker Little Joker", "two jokers replace the 2♣ and 2♥ as the highest spades"),
+    "bag_limit": Option("Bag limit", "how many bags bring the penalty", 1, 50),
+    "bag_penalty": Option("Bag penalty", "points lost at the bag limit (0 = none)", 0, 1000),
+    "mercy": Option(
+        "Mercy", "a side that falls below this total loses (blank = none)",
+        -MAX_TARGET, MAX_TARGET - 1),
+    "min_team_bid": Option(
+        "Minimum team bid", "the least two partners may bid together (board)", 0, 13),
+    "boston_bonus": Option("Boston bonus", "extra points for taking all 13 tricks", 0, 1000),
+}
+
+#: One line per option, for ``--help`` texts and the custom-table form.
+RULE_HELP: dict[str, str] = {name: option.help for name, option in OPTIONS.items()}
+
+
+def options_json() -> dict[str, dict[str, Any]]:
+    """Every option's words, help and range as JSON: the New game form sets its fields' labels
+    and limits from this, so the browser and the server never disagree about a range."""
+    return {
+        name: {"words": o.words, "help": o.help, "low": o.low, "high": o.high}
+        for name, o in OPTIONS.items()
+    }
 
 _FIELD_TYPES = {f.name: (bool if f.type in ("bool",) else int) for f in dataclasses.fields(Rules)}
 _TYPE_WORDS = {
     name: ("true or false" if kind is bool else "a whole number")
     for name, kind in _FIELD_TYPES.items()
 }
-_TYPE_WORDS["mercy"] = "a whole number or null"
+_TYPE_WORDS["mercy"] = "a whole number or null (no mercy rule)"
 
 
 def _problem(r: Rules) -> str:
-    """Why a combination of options cannot be played, or ``""``."""
-    if r.target < 1:
-        return "target must be at least 1"
-    if r.jokers and r.two_clubs_leads:
-        return "jokers and two_clubs_leads cannot be combined: the 2C is not in the joker deck"
-    if r.blind_nil and not r.nil:
-        return "blind nil needs nil: a table without nil has no blind nil"
-    if r.bag_limit < 1:
-        return "bag_limit must be at least 1"
-    if r.bag_penalty < 0:
-        return "bag_penalty must be 0 (off) or more"
+    """Why a table cannot be played, or ``""``: a value out of its range or a combination."""
+    for name, option in OPTIONS.items():
+        value = getattr(r, name)
+        if option.low is None or option.high is None or value is None:
+            continue
+        if name == "mercy" and value >= option.low:
+            continue  # its upper end is the target, checked below
+        if not option.low <= value <= option.high:
+            return (f"{option.words} must be between {signed(option.low)} "
+                    f"and {signed(option.high)}")
     if r.mercy is not None and r.mercy >= r.target:
-        return "mercy must be below the target"
-    if not 0 <= r.min_team_bid <= 13:
-        return "min_team_bid must be between 0 and 13"
-    if not 0 <= r.exchange <= 4:
-        return "exchange must be between 0 and 4 cards"
-    if r.nil_value < 0 or r.blind_nil_value < 0 or r.boston_bonus < 0:
-        return "nil_value, blind_nil_value and boston_bonus cannot be negative"
-    if r.blind_nil_trail < 0:
-        return "blind_nil_trail cannot be negative"
+        return "Mercy must be below the target"
+    if r.jokers and r.two_clubs_leads:
+        return ("Big Joker Little Joker and 2♣ leads cannot be combined: "
+                "the 2♣ is not in the joker deck")
+    if r.blind_nil and not r.nil:
+        return "Blind nil needs nil: a table without nil has no blind nil"
     return ""
 
 
 PRESETS: dict[str, Rules] = {
-    "classic": Rules(preset="classic", label="Classic"),
-    "short": Rules(preset="short", target=300, label="Spades: Short"),
-    "varaq": Rules(
-        preset="varaq", blind_nil=False, exchange=0, nil_bags_score=True, label="Varaq"
-    ),
-    "daily": Rules(
-        preset="daily", target=250, blind_nil=False, exchange=0, nil_bags_score=True,
-        label="Daily deal",
-    ),
+    "classic": Rules(preset="classic"),
+    "short": Rules(preset="short", target=300),
+    "varaq": Rules(preset="varaq", blind_nil=False, exchange=0, nil_bags_score=True),
+    "daily": Rules(preset="daily", target=250, blind_nil=False, exchange=0, nil_bags_score=True),
 }
 
-#: One line per option, for ``--help`` texts and the custom-table form.
-RULE_HELP: dict[str, str] = {
-    "target": "points that end the match",
-    "nil": "allow nil bids",
-    "nil_value": "points won or lost on a nil",
-    "blind_nil": "allow blind nil for a side trailing by blind_nil_trail",
-    "blind_nil_value": "points won or lost on a blind nil",
-    "blind_nil_trail": "how far a side must trail to bid blind nil",
-    "exchange": "cards passed each way after a blind nil",
-    "nil_bags_score": "a nil bidder's tricks score a point each",
-    "two_clubs_leads": "the holder of the 2C leads it to the first trick",
-    "jokers": "Big Joker Little Joker deck",
-    "bag_limit": "bags that trigger the penalty",
-    "bag_penalty": "points lost at the bag limit (0 = off)",
-    "mercy": "a side below this total loses",
-    "min_team_bid": "a side's combined bid must reach this (board)",
-    "boston_bonus": "bonus for taking all 13 tricks",
+#: The presets by name, as the table and the form show them.  The ``daily`` preset is a short
+#: game to 250, not the daily deal itself, and is named for what it is.
+PRESET_LABELS: dict[str, str] = {
+    "classic": "Classic",
+    "short": "Short, to 300",
+    "varaq": "Varaq",
+    "daily": "Short, to 250",
 }

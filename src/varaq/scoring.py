@@ -92,9 +92,8 @@ def score_hand(
             points += rules.boston_bonus
         bags[side] += new_bags[side]
         if rules.bag_penalty:
-            # RULES.md: the count drops by 10 each time it reaches the limit.  We drop it by the
-            # limit itself, which is the same at the standard limit of 10 and keeps the count
-            # non-negative for a table that sets a smaller limit.
+            # docs/rules.md: each time the count reaches the limit, the limit comes off it — "take
+            # off 10" at the standard limit of 10, and never below zero at a smaller limit.
             while bags[side] >= rules.bag_limit:
                 bags[side] -= rules.bag_limit
                 penalties[side] += 1

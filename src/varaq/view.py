@@ -76,6 +76,7 @@ class View:
         return {
             "seat": seat[self.seat],
             "rules": self.rules.to_spec(),
+            "label": self.rules.label,
             "badges": self.rules.badges(),
             "target": self.rules.target,
             "exchange": self.rules.exchange if self.rules.blind_nil else 0,

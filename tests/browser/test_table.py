@@ -324,14 +324,14 @@ def test_custom_table_shows_badges_and_the_servers_refusal(
     dialog = page.locator("#new-game-dialog")
     page.get_by_label("Custom table").check()
     # An impossible combination: the server's own reason is shown, and no game starts.
-    page.get_by_label("No nil").check()
+    page.get_by_role("checkbox", name="Nil", exact=True).uncheck()
     page.get_by_label("Blind nil", exact=True).check()
     page.get_by_role("button", name="Deal").click()
-    expect(page.locator("#new-game-error")).to_contain_text("blind nil needs nil")
+    expect(page.locator("#new-game-error")).to_contain_text("Blind nil needs nil")
     expect(dialog).to_be_visible()
     shot(page, "desktop-0-new-game-refused")
 
-    page.get_by_label("No nil").uncheck()
+    page.get_by_role("checkbox", name="Nil", exact=True).check()
     page.get_by_label("Blind nil", exact=True).uncheck()
     page.get_by_label("2♣ leads").check()
     page.get_by_label("Target").fill("300")

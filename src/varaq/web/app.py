@@ -27,7 +27,7 @@ from ..service.errors import Refusal
 from ..service.settings import Pace, Settings
 from ..service.store import Store, default_db_url
 from ..service.tables import Tables
-from . import games, sockets
+from . import games, pages, sockets
 from .security import SecurityHeaders
 from .static import CachedStatic, content_hash, serve_page
 
@@ -126,6 +126,7 @@ def create_app(
         Route("/healthz", health),
         *games.routes,
         *sockets.routes,
+        *pages.routes,
         Mount(f"/static/{static_hash}", CachedStatic(directory=static, immutable=True)),
         Mount("/static", CachedStatic(directory=static, immutable=False), name="static"),
     ]

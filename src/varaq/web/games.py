@@ -15,7 +15,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.websockets import WebSocket
 
 from ..bots import LEVELS
-from ..rules import PRESETS, RULE_HELP
+from ..rules import PRESETS, RULE_HELP, options_json
 from ..seats import S
 from ..service.errors import Refusal
 from ..service.tables import Table, Tables
@@ -68,6 +68,7 @@ async def presets(request: Request) -> Response:
     return JSONResponse({
         "presets": {name: _full_spec(name) for name in PRESETS},
         "options": dict(RULE_HELP),
+        "bounds": options_json(),
         "levels": list(LEVELS),
     })
 

@@ -1,0 +1,4 @@
+// The help page: only the shared page set-up (its text is in help.html).
+import { setUpPage } from "./pages.js";
+
+setUpPage();
