@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import logging
 import random
 import secrets
@@ -46,7 +45,7 @@ from .ratelimit import RateLimits
 from .readers import event_json, view_json
 from .seating import Seating
 from .settings import SPEEDS, Pace, Settings
-from .store import Append, Appender, StaleWrite, Store, StoredTable, StoreError
+from .store import Append, StaleWrite, Store, StoredTable, StoreError, make_appender
 
 __all__ = [
     "Table", "Tables", "Refusal", "Pace", "NAMES", "Listener", "new_table_id", "parse_new_game",
@@ -162,8 +161,19 @@ class Table:
         #: (another process wrote it): it must not change anything any more.
         self.retired = False
         self._rng = random.Random(f"{info.seed}:pace")
+        #: Each reader's view JSON at the version it was built for: a move is sent to the
+        #: socket and answered to the request with the same view, built once.
+        self._views: dict[int | None, tuple[int, dict[str, Any]]] = {}
 
     # -- reading -----------------------------------------------------------------------------
+
+    def view_json(self, reader: int | None) -> dict[str, Any]:
+        cached = self._views.get(reader)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        doc = view_json(self.game, reader)
+        self._views[reader] = (self.version, doc)
+        return doc
 
     @property
     def version(self) -> int:
@@ -227,7 +237,7 @@ class Table:
             "level": self.level,
             "status": self.status,
             "you": None if reader is None else SEAT_LETTERS[reader],
-            "view": view_json(self.game, reader),
+            "view": self.view_json(reader),
             "names": self.names(reader),
             "seats": self.seats_json(reader),
             "speed": self.speed,
@@ -318,7 +328,7 @@ class Table:
         if self.retired:
             raise Refusal(409, "this table changed elsewhere; reload it")
         game = self.game.copy() if lines else self.game
-        seating = copy.deepcopy(self.seating) if lines else self.seating
+        seating = self.seating.copy() if lines else self.seating
         try:
             steps = [line.apply(game, seating) for line in lines]
         except IllegalAction as e:
@@ -337,7 +347,7 @@ class Table:
             dict(values or {}),
         )
         try:
-            await asyncio.wrap_future(self.tables.appender.submit(append))
+            await self.tables.appender.append(append)
         except asyncio.CancelledError:
             # Stored or not, nobody will swap the copies in now: let the table be rebuilt
             # from the store the next time it is asked for, so it matches what was stored.
@@ -365,7 +375,7 @@ class Table:
             reader = listener.reader
             if reader not in by_reader:
                 by_reader[reader] = (
-                    view_json(self.game, reader), self.seats_json(reader) if seated else None
+                    self.view_json(reader), self.seats_json(reader) if seated else None
                 )
             view, seats = by_reader[reader]
             for i, step in enumerate(steps):
@@ -471,7 +481,7 @@ class Tables:
         self.settings = settings
         self.pace = settings.pace
         self.limits = limits or RateLimits(settings.limits)
-        self.appender = Appender(store)
+        self.appender = make_appender(store)
         self._tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         #: Names of the people seated at tables in memory, by user id.
