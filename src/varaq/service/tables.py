@@ -263,8 +263,9 @@ class Table:
         """A person plays a card, bids, chooses blind nil or looks, or passes a card."""
         try:
             action = parse_action(text)
-        except ActionError as e:
-            raise Refusal(400, str(e)) from None
+        except (ActionError, ValueError) as e:
+            # ValueError too: whatever the text, a refusal in one line, never a crash.
+            raise Refusal(400, str(e).splitlines()[0][:200] or "unknown action") from None
         async with self.lock:
             self._check_version(version)
             status = 400 if self.game.turn == seat else 409
