@@ -168,7 +168,7 @@ def test_a_socket_that_floods_is_answered_with_429_then_closed(tmp_path: Path) -
             statuses = []
             with pytest.raises(WebSocketDisconnect) as info:
                 for _ in range(200):
-                    ws.send_json({"type": "speed", "speed": "fast"})
+                    ws.send_json({"type": "pace", "pace": "fast"})
                     message = ws.receive_json()
                     statuses.append(message.get("status"))
             assert info.value.code == 1008

@@ -190,9 +190,9 @@ class Table:
         return "playing" if self.seating.started else "seating"
 
     @property
-    def speed(self) -> str:
-        speed: str = self.info.options.get("speed", "normal")
-        return speed
+    def pace(self) -> str:
+        pace: str = self.info.options.get("pace", "normal")
+        return pace
 
     def names(self, reader: int | None) -> dict[str, str]:
         """Each seat's name as ``reader`` sees it."""
@@ -240,7 +240,7 @@ class Table:
             "view": self.view_json(reader),
             "names": self.names(reader),
             "seats": self.seats_json(reader),
-            "speed": self.speed,
+            "pace": self.pace,
             "events": events,
             "resync": resync,
         }
@@ -285,14 +285,14 @@ class Table:
         async with self.lock:
             await self.commit([Line("concede", seat & 1)], 409)
 
-    async def set_speed(self, speed: str) -> None:
+    async def set_pace(self, pace: str) -> None:
         """The computer players' pace at this table: ``slow``, ``normal`` or ``fast``."""
-        if speed not in SPEEDS:
-            raise Refusal(400, f"speed must be one of {', '.join(SPEEDS)}, not {speed!r}")
-        if speed == self.speed:
+        if pace not in SPEEDS:
+            raise Refusal(400, f"pace must be one of {', '.join(SPEEDS)}, not {pace!r}")
+        if pace == self.pace:
             return
         async with self.lock:
-            options = {**self.info.options, "speed": speed}
+            options = {**self.info.options, "pace": pace}
             await self.commit([], 409, values={"options": options})
             self.info.options = options
 
@@ -443,7 +443,7 @@ class Table:
                 log.error("the %s player chose %s, not legal; playing %s instead",
                           self.level, action_text(action), action_text(view.legal[0]))
                 action = view.legal[0]
-            wait = self.tables.pace.delay(self._rng, after_trick, self.speed)
+            wait = self.tables.pace.delay(self._rng, after_trick, self.pace)
             wait -= loop.time() - started
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -523,7 +523,7 @@ class Tables:
         old = table.info
         info = TableInfo(
             new_table_id(), old.kind, old.level, old.rules, old.seed, old.totals, old.bags,
-            old.dealer, options={k: v for k, v in old.options.items() if k == "speed"},
+            old.dealer, options={k: v for k, v in old.options.items() if k == "pace"},
         )
         return await self._create(info, Seating.solo(), [Line("deal")])
 

@@ -132,13 +132,13 @@ async def concede(request: Request) -> Response:
     return Json(table.state(seat))
 
 
-async def speed(request: Request) -> Response:
+async def pace(request: Request) -> Response:
     body = await body_of(request)
     await _limited(request, "act")
     table = await _table(request)
     acting_seat(request, table)
-    await table.set_speed(str(body.get("speed", ""))[:16])
-    return Json({"speed": table.speed})
+    await table.set_pace(str(body.get("pace", ""))[:16])
+    return Json({"pace": table.pace})
 
 
 async def hint(request: Request) -> Response:
@@ -173,7 +173,7 @@ routes: list[BaseRoute] = [
     Route("/api/games/{game_id}/actions", act, methods=["POST"]),
     Route("/api/games/{game_id}/next", next_hand, methods=["POST"]),
     Route("/api/games/{game_id}/concede", concede, methods=["POST"]),
-    Route("/api/games/{game_id}/speed", speed, methods=["POST"]),
+    Route("/api/games/{game_id}/pace", pace, methods=["POST"]),
     Route("/api/games/{game_id}/again", again, methods=["POST"]),
     Route("/api/games/{game_id}/hint", hint),
     Route("/api/games/{game_id}/record", record),

@@ -130,10 +130,10 @@ async def _message(
     if kind == "concede":
         await table.concede(acting_seat(ws, table))
         return None
-    if kind == "speed":
+    if kind == "pace":
         acting_seat(ws, table)
-        await table.set_speed(str(doc.get("speed", ""))[:16])
-        return {"type": "speed", "speed": table.speed}
+        await table.set_pace(str(doc.get("pace", ""))[:16])
+        return {"type": "pace", "pace": table.pace}
     if kind == "hint":
         seat = acting_seat(ws, table)
         return {"type": "hint", **await table.hint(seat)}
