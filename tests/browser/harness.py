@@ -46,7 +46,7 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "VARAQ_PACE": "0"}
+        env = {**os.environ, "VARAQ_PACE": "0", "VARAQ_TEST_MODE": "1"}
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "varaq.cli", "serve", "--port", str(self.port),
