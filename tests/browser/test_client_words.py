@@ -65,9 +65,10 @@ def test_announcements_name_the_player_the_card_and_the_winner(tmp_path: Path) -
     ]
     sentences = run_module(tmp_path, (
         'import { eventWords } from "./words.js";'
-        f"const names = {json.dumps(NAMES)};"
+        'import { seating } from "./seats.js";'
+        f"const table = seating('S', {json.dumps(NAMES)});"
         f"const events = {json.dumps(events)};"
-        "console.log(JSON.stringify(events.map((e) => eventWords(e, null, (s) => names[s]))));"
+        "console.log(JSON.stringify(events.map((e) => eventWords(e, null, table))));"
     ))
     assert sentences == [
         "West plays the nine of spades.",
