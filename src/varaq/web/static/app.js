@@ -121,6 +121,7 @@ function currentHint() {
 }
 
 function render(view, { finished = null } = {}) {
+  if (!game.shown || game.shown.phase !== view.phase) remember(view);
   game.shown = view;
   game.seating = seatingOf(view.seat, game.names);
   const seating = game.seating;
@@ -193,14 +194,13 @@ function acceptState(state) {
   if (previous && missed.length) {
     announce(missed.map((e) => eventWords(e, state.view, seating)).join(" "));
   }
-  remember(state);
   render(state.view);
 }
 
 /** Keep the game for "Resume game" on the home page, only while it is not over. */
-function remember(state) {
+function remember(view) {
   try {
-    if (state.view.phase === "over") localStorage.removeItem("varaq-game");
+    if (view.phase === "over") localStorage.removeItem("varaq-game");
     else localStorage.setItem("varaq-game", game.id);
   } catch {
     // No storage: the page still works, it just cannot offer to resume.
