@@ -118,7 +118,7 @@ def test_the_lines_of_a_hand_add_up_to_its_score(hand: Hand) -> None:
     for side in (0, 1):
         assert sum(p.points for p in parts[side]) == score.score[side]
         assert all(p.points for p in parts[side])  # no line says "0"
-    doc = hand_score_json(score, rules)
+    doc = hand_score_json(score)
     assert sum(p["points"] for p in doc["parts"]["NS"]) == doc["score"]["NS"]
     if doc["headline"] is not None:
         side = doc["headline"].pop("side")

@@ -11,7 +11,7 @@ a record (tricks without cards) and the tests all share one implementation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .rules import Rules
@@ -47,6 +47,8 @@ class HandScore:
     bags: tuple[int, int]
     #: Whether each side took all 13 tricks.
     boston: tuple[bool, bool]
+    #: The rules the hand was scored by, so its points can be spelled out (:func:`score_parts`).
+    rules: Rules | None = field(default=None, compare=False, repr=False)
 
 
 def score_hand(
@@ -115,6 +117,7 @@ def score_hand(
         score=(score[0], score[1]),
         bags=(bags[0], bags[1]),
         boston=(boston[0], boston[1]),
+        rules=rules,
     )
 
 

@@ -105,7 +105,7 @@ class View:
             "totals": {"NS": self.totals[0], "EW": self.totals[1]},
             "bags": {"NS": self.bags[0], "EW": self.bags[1]},
             "bag_limit": self.rules.bag_limit,
-            "history": [hand_score_json(h, self.rules) for h in self.history],
+            "history": [hand_score_json(h) for h in self.history],
             "legal": [action_text(a) for a in self.legal],
             "why_not": why_not(self),
             "gave": hand_text(self.gave).split(),
@@ -116,11 +116,12 @@ class View:
         }
 
 
-def hand_score_json(h: HandScore, rules: Rules | None = None) -> dict[str, Any]:
+def hand_score_json(h: HandScore) -> dict[str, Any]:
     """A hand's score as JSON, with the words a score sheet uses.
 
-    With the table's ``rules``, also each side's points line by line (``parts``, adding up to
-    ``score``) and the line that decided the hand (``headline``: a part and its side).
+    A hand scored by :func:`~varaq.scoring.score_hand` knows its rules, and then also gives each
+    side's points line by line (``parts``, adding up to ``score``) and the line that decided
+    the hand (``headline``: a part and its side).
     """
     seat, side = SEAT_LETTERS, SIDE_NAMES
     doc: dict[str, Any] = {
@@ -137,8 +138,8 @@ def hand_score_json(h: HandScore, rules: Rules | None = None) -> dict[str, Any]:
         "score": {side[i]: h.score[i] for i in (0, 1)},
         "bags": {side[i]: h.bags[i] for i in (0, 1)},
     }
-    if rules is not None:
-        parts = score_parts(rules, h)
+    if h.rules is not None:
+        parts = score_parts(h.rules, h)
         doc["parts"] = {side[i]: [_part_json(p) for p in parts[i]] for i in (0, 1)}
         decided = decisive_part(parts)
         doc["headline"] = (

@@ -581,6 +581,10 @@ function wire() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !anyDialogOpen()) toggleMore(false);
   });
+  // The "More" menu (phones) closes when the player taps anywhere else.
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest(".controls")) toggleMore(false);
+  });
   window.addEventListener("popstate", route);
 }
 
