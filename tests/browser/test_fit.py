@@ -18,7 +18,10 @@ from table_driver import open_game, wait_for_bid, wait_until_ready
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(1366, 657), (1280, 720), (1440, 900), (1920, 1080), (390, 844), (360, 640)]
+SIZES = [
+    (1366, 657), (1280, 720), (1440, 900), (1920, 1080), (390, 844), (360, 640),
+    (844, 390),  # a phone on its side
+]
 
 #: Every box the player needs, by what it is; the hand's cards and the controls one by one.
 BOXES_JS = """() => {
@@ -78,7 +81,7 @@ def check_fit(page: Page, phase: str) -> None:
 def test_the_table_fits_the_window(
     browser: Browser, server: Server, console: Console, width: int, height: int
 ) -> None:
-    phone = width < 700
+    phone = width < 700 or height < 500
     context = browser.new_context(
         viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone,
     )
