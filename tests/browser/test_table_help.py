@@ -233,6 +233,9 @@ def test_speed_and_sound_are_remembered_and_the_speed_is_sent(
     assert sent_index(page, sent, {"type": "pace", "pace": "fast"}, after=hello) == hello + 1
     # Until the server knows "pace" it answers with an error, which the page keeps to itself.
     expect(page.locator("#toast")).to_be_hidden()
+    # Cards are played with the sound on (and nothing is logged as an error).
+    bid(page)
+    assert play_with_mouse(page, max_cards=2) == 2
 
 
 def sent_index(page: Page, sent: list[dict[str, Any]], wanted: dict[str, Any],

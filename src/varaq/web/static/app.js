@@ -6,14 +6,15 @@
 // action the server refuses shows the server's own one-line reason, and nothing changes.
 
 import { api, GameSocket, Refusal } from "./connection.js";
-import { cardPicture } from "./cards.js";
 import {
   anyDialogOpen, askConcede, closeDialog, openDialog, showLastTrick, showOver, showRules,
   showScores, showSummary,
 } from "./dialogs.js";
 import { drawHand } from "./hand.js";
+import { forgetGame, rememberGame, showHomePage } from "./home.js";
 import { attachInput } from "./input.js";
 import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
+import { announce, cardNote, toast } from "./notices.js";
 import { buildBidGrid, cardsToPass, drawPanel } from "./panel.js";
 import { seating as seatingOf } from "./seats.js";
 import * as settings from "./settings.js";
@@ -73,37 +74,11 @@ const game = {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// ---------------------------------------------------------------- messages to the player
-
-function announce(text) {
-  if (!text) return;
-  const region = $("#announcer");
-  const line = document.createElement("p");
-  line.textContent = text;
-  region.append(line);
-  while (region.childElementCount > 12) region.firstElementChild.remove();
-}
-
-let toastTimer = null;
-function toast(text) {
-  const box = $("#toast");
-  box.textContent = text;
-  box.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
-}
-
-let noteTimer = null;
 /** Why a dimmed card cannot be played, as the server says, just above the hand. */
 function explain(code) {
   const view = game.shown;
   const reason = view && view.why_not && view.why_not[code];
-  if (!reason) return;
-  const note = $("#card-note");
-  note.textContent = reason;
-  note.hidden = false;
-  clearTimeout(noteTimer);
-  noteTimer = setTimeout(() => { note.hidden = true; }, 3000);
+  if (reason) cardNote(reason);
 }
 
 // ---------------------------------------------------------------- drawing
@@ -121,7 +96,7 @@ function currentHint() {
 }
 
 function render(view, { finished = null } = {}) {
-  if (!game.shown || game.shown.phase !== view.phase) remember(view);
+  if (!game.shown || game.shown.phase !== view.phase) rememberGame(game.id, view);
   game.shown = view;
   game.seating = seatingOf(view.seat, game.names);
   const seating = game.seating;
@@ -195,16 +170,6 @@ function acceptState(state) {
     announce(missed.map((e) => eventWords(e, state.view, seating)).join(" "));
   }
   render(state.view);
-}
-
-/** Keep the game for "Resume game" on the home page, only while it is not over. */
-function remember(view) {
-  try {
-    if (view.phase === "over") localStorage.removeItem("varaq-game");
-    else localStorage.setItem("varaq-game", game.id);
-  } catch {
-    // No storage: the page still works, it just cannot offer to resume.
-  }
 }
 
 /** An error the server sends for a message it does not know yet (the speed, until it is
@@ -406,33 +371,6 @@ function paceMessage() {
   return { type: "pace", pace: settings.speed() };
 }
 
-function applySettings() {
-  const dark = settings.effectiveTheme() === "dark";
-  if (settings.theme()) document.documentElement.dataset.theme = settings.theme();
-  $("#theme-toggle").setAttribute("aria-label", dark ? "Switch to light theme" : "Switch to dark theme");
-  $("#speed-select").value = settings.speed();
-  const on = settings.soundOn();
-  $("#sound-toggle").setAttribute("aria-pressed", String(on));
-  sound.setEnabled(on);
-}
-
-function wireSettings() {
-  applySettings();
-  $("#theme-toggle").addEventListener("click", () => {
-    settings.setTheme(settings.effectiveTheme() === "dark" ? "light" : "dark");
-    applySettings();
-  });
-  $("#speed-select").addEventListener("change", (event) => {
-    settings.setSpeed(event.target.value);
-    if (game.socket) game.socket.send(paceMessage());
-  });
-  $("#sound-toggle").addEventListener("click", () => {
-    settings.setSound(!settings.soundOn());
-    applySettings();
-    sound.play("card");
-  });
-}
-
 // ---------------------------------------------------------------- new game and pages
 
 async function openNewGame() {
@@ -464,23 +402,9 @@ async function startNewGame(event) {
 }
 
 function showHome() {
-  const hero = $("#hero-cards");
-  if (!hero.childElementCount) hero.append(...["AH", "AS", "KD"].map((code) => cardPicture(code)));
   if (game.socket) game.socket.close();
   game.socket = null;
-  $("#home").hidden = false;
-  $("#table").hidden = true;
-  document.body.dataset.page = "home";
-  document.title = "Varaq · Spades";
-  let saved = null;
-  try {
-    saved = localStorage.getItem("varaq-game");
-  } catch {
-    saved = null;
-  }
-  const link = $("#resume-link");
-  link.hidden = !saved;
-  if (saved) link.href = `/play/${saved}`;
+  showHomePage();
 }
 
 async function enterGame(id, initial) {
@@ -499,7 +423,7 @@ async function enterGame(id, initial) {
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     if (error.status === 404) {
-      localStorage.removeItem("varaq-game");
+      forgetGame();
       history.replaceState({}, "", "/");
       showHome();
     }
@@ -535,7 +459,10 @@ function closeSummary() {
 }
 
 function wire() {
-  wireSettings();
+  settings.wireSettings({
+    sound,
+    onSpeed: () => { if (game.socket) game.socket.send(paceMessage()); },
+  });
   buildFelt($("#felt"));
   buildBidGrid($("#bid-grid"), (action) => act(action));
   $("#new-game").addEventListener("click", openNewGame);

@@ -57,3 +57,34 @@ export function setSound(on) {
 
 /** How long the page's own animations last at each speed, as a factor of "normal". */
 export const SPEED_FACTOR = { slow: 1.6, normal: 1, fast: 0.45 };
+
+/** Show the settings in the top bar's controls (and turn sound on or off to match). */
+function showSettings(sound) {
+  const chosen = theme();
+  if (chosen) document.documentElement.dataset.theme = chosen;
+  const dark = effectiveTheme() === "dark";
+  document.querySelector("#theme-toggle").setAttribute("aria-label",
+    dark ? "Switch to light theme" : "Switch to dark theme");
+  document.querySelector("#speed-select").value = speed();
+  const on = soundOn();
+  document.querySelector("#sound-toggle").setAttribute("aria-pressed", String(on));
+  sound.setEnabled(on);
+}
+
+/** Wire the top bar's theme, speed and sound controls; ``onSpeed`` hears a new speed. */
+export function wireSettings({ sound, onSpeed }) {
+  showSettings(sound);
+  document.querySelector("#theme-toggle").addEventListener("click", () => {
+    setTheme(effectiveTheme() === "dark" ? "light" : "dark");
+    showSettings(sound);
+  });
+  document.querySelector("#speed-select").addEventListener("change", (event) => {
+    setSpeed(event.target.value);
+    onSpeed(speed());
+  });
+  document.querySelector("#sound-toggle").addEventListener("click", () => {
+    setSound(!soundOn());
+    showSettings(sound);
+    sound.play("card");
+  });
+}
