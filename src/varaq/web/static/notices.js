@@ -13,22 +13,22 @@ export function announce(text) {
   while (region.childElementCount > 12) region.firstElementChild.remove();
 }
 
-let toastTimer = null;
-/** Show a refusal or a problem for a few seconds (an alert: screen readers read it at once). */
-export function toast(text) {
-  const box = $("#toast");
+const timers = new Map();
+
+/** Show ``text`` in ``box`` for ``ms`` milliseconds (a newer message restarts the clock). */
+function flash(box, text, ms) {
   box.textContent = text;
   box.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
+  clearTimeout(timers.get(box));
+  timers.set(box, setTimeout(() => { box.hidden = true; }, ms));
 }
 
-let noteTimer = null;
+/** Show a refusal or a problem for a few seconds (an alert: screen readers read it at once). */
+export function toast(text) {
+  flash($("#toast"), text, 5000);
+}
+
 /** Show ``text`` just above the hand for a moment. */
 export function cardNote(text) {
-  const note = $("#card-note");
-  note.textContent = text;
-  note.hidden = false;
-  clearTimeout(noteTimer);
-  noteTimer = setTimeout(() => { note.hidden = true; }, 3000);
+  flash($("#card-note"), text, 3000);
 }
