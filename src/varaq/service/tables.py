@@ -41,6 +41,7 @@ from ..seats import SEAT_LETTERS, SEAT_NAMES, S
 from .botpool import HINT_BUDGET, BotPool
 from .errors import Refusal
 from .journal import JournalError, Line, Step, replay, write_step
+from .online import TURN_TIMERS, Online
 from .ratelimit import RateLimits
 from .readers import event_json, view_json
 from .seating import Seating
@@ -86,9 +87,11 @@ class Listener:
         #: Events are sent only once the client's hello has said which version it has.
         self.greeted = False
 
-    def push(self, message: dict[str, Any]) -> None:
-        if not self.greeted and message.get("type") == "event":
-            return  # the hello's state will hold it
+    def push(self, message: dict[str, Any], *, reply: bool = False) -> None:
+        """Queue a message; until the client's hello, only answers to its own messages (the
+        hello's state will hold everything else)."""
+        if not self.greeted and not reply:
+            return
         if len(self.messages) >= self.size:
             self.messages.clear()
             self.resync = True
@@ -164,6 +167,9 @@ class Table:
         #: Each reader's view JSON at the version it was built for: a move is sent to the
         #: socket and answered to the request with the same view, built once.
         self._views: dict[int | None, tuple[int, dict[str, Any]]] = {}
+        #: Presence, timers and offers of a table of people (none at a single-player table).
+        self.online: Online | None = None if info.kind == "solo" else Online(self)
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -210,13 +216,32 @@ class Table:
 
     def seats_json(self, reader: int | None) -> list[dict[str, Any]]:
         names = self.names(reader)
-        return [
-            {
+        out = []
+        for seat, occupant in enumerate(self.seating.seats):
+            doc: dict[str, Any] = {
                 "seat": SEAT_LETTERS[seat], "kind": occupant.kind,
                 "name": names[SEAT_LETTERS[seat]], "you": seat == reader,
+                "host": occupant.is_person and occupant.user_id is not None
+                and occupant.user_id == self.info.host,
             }
-            for seat, occupant in enumerate(self.seating.seats)
-        ]
+            if self.online is not None:
+                doc.update(self.online.seat_json(seat))
+            out.append(doc)
+        return out
+
+    def table_json(self, reader: int | None) -> dict[str, Any]:
+        """The table around the game: kind, code, options, seats, timers."""
+        doc: dict[str, Any] = {
+            "kind": self.info.kind,
+            "code": self.info.code if reader is not None else None,
+            "fill_bots": bool(self.info.options.get("fill_bots")),
+            "can_start": self.can_start()[0],
+            "next": self.info.options.get("next"),
+            "seats": self.seats_json(reader),
+        }
+        if self.online is not None:
+            doc.update(self.online.state_json())
+        return doc
 
     def state(self, reader: int | None, since: int | None = None) -> dict[str, Any]:
         """STATE of docs/protocol.md for ``reader``, with the events after ``since``."""
@@ -240,6 +265,7 @@ class Table:
             "view": self.view_json(reader),
             "names": self.names(reader),
             "seats": self.seats_json(reader),
+            "table": self.table_json(reader),
             "pace": self.pace,
             "events": events,
             "resync": resync,
@@ -248,8 +274,7 @@ class Table:
     def record(self, reader: int | None) -> dict[str, Any]:
         """The match as a ``varaq-record/1`` document, as ``reader`` may see it (the full one
         once the match is over)."""
-        doc = to_record(self.game, reader=S if reader is None else reader)
-        return doc
+        return to_record(self.game, reader=-1 if reader is None else reader)
 
     # -- requests ------------------------------------------------------------------------------
 
@@ -271,19 +296,39 @@ class Table:
             status = 400 if self.game.turn == seat else 409
             await self.commit([Line("act", seat, action)], status)
 
-    async def next_hand(self, version: int | None = None) -> None:
-        """Deal the next hand, once the last one's summary has been seen."""
+    async def next_hand(self, version: int | None = None, seat: int | None = None) -> None:
+        """Deal the next hand, once the last one's summary has been seen.  At a table of
+        people it is dealt when everyone there has asked (or after a while: see
+        :mod:`.online`)."""
         async with self.lock:
             self._check_version(version)
-            if self.game.phase != DEAL:
-                why = "the match is over" if self.game.is_over else "the hand is not finished"
+            if self.game.phase != DEAL or not self.seating.started:
+                why = ("the match is over" if self.game.is_over else
+                       "the match has not started" if not self.seating.started else
+                       "the hand is not finished")
                 raise Refusal(409, f"cannot deal the next hand: {why}")
+            if self.online is not None and seat is not None and not self.online.ask_next(seat):
+                return
             await self.commit([Line("deal")], 409)
 
-    async def concede(self, seat: int) -> None:
-        """``seat``'s side gives up: the other side wins at once."""
+    async def deal_if_due(self) -> None:
+        """The next-hand timer ran out: deal, unless someone already did."""
         async with self.lock:
+            if self.game.phase == DEAL and self.seating.started and not self.retired:
+                with contextlib.suppress(Refusal):
+                    await self.commit([Line("deal")], 409)
+
+    async def concede(self, seat: int) -> str:
+        """``seat``'s side gives up: the other side wins at once — or, at a table where the
+        partner is a person who is there, once the partner agrees (``"offered"``)."""
+        async with self.lock:
+            if self.game.is_over:
+                raise Refusal(409, "the match is over")
+            if self.online is not None and self.online.concede_needs_partner(seat):
+                self.online.offer_concession(seat)
+                return "offered"
             await self.commit([Line("concede", seat & 1)], 409)
+            return "conceded"
 
     async def set_pace(self, pace: str) -> None:
         """The computer players' pace at this table: ``slow``, ``normal`` or ``fast``."""
@@ -319,6 +364,116 @@ class Table:
         if answer.action not in view.legal:
             answer = await bots.decide("easy", view, seed)
         return {"action": action_text(answer.action), "text": answer.reason, "bot": answer.bot}
+
+    # -- a table of people: seats, start, phrases -------------------------------------------------
+
+    def can_start(self) -> tuple[bool, str]:
+        """Whether the host may start now, and if not, why."""
+        if self.seating.started:
+            return False, "the match has started"
+        people = len(self.seating.people())
+        if self.info.options.get("fill_bots"):
+            if people >= 2:
+                return True, ""
+            return False, "wait for at least one more person to join"
+        if people == 4:
+            return True, ""
+        return False, f"wait until four people sit at the table ({people} so far)"
+
+    def _host_only(self, user_id: int) -> None:
+        if self.info.host != user_id:
+            raise Refusal(403, "only the host can do that")
+
+    async def join(self, user_id: int, name: str) -> int:
+        """Seat a person who came with the table's code; their seat (theirs already if they sit
+        here).  Before the match the seats fill in order — the host's partner first — and
+        during it a person may take a seat the host left open."""
+        async with self.lock:
+            seat = self.seating.seat_of(user_id)
+            if seat is not None:
+                return seat
+            if self.game.is_over:
+                raise Refusal(409, "this match is over")
+            seat = (self.seating.next_free() if not self.seating.started
+                    else next(iter(self.seating.open_seats()), None))
+            if seat is None:
+                raise Refusal(409, "this table is full")
+            self.tables.user_names[user_id] = name
+            await self.commit([Line("sit", seat, who=f"u{user_id}")], 409)
+            return seat
+
+    async def start(self, user_id: int) -> None:
+        """The host starts the match: computer players take the open seats, and the first hand
+        is dealt."""
+        async with self.lock:
+            self._host_only(user_id)
+            ok, why = self.can_start()
+            if not ok:
+                raise Refusal(409, f"cannot start: {why}")
+            lines = [Line("sit", s, who="bot") for s in self.seating.open_seats()]
+            await self.commit([*lines, Line("start"), Line("deal")], 409)
+
+    async def configure(self, user_id: int, body: Mapping[str, Any]) -> None:
+        """The host changes the computer players' strength, the rules or the options before the
+        first deal; afterwards the variations are fixed."""
+        async with self.lock:
+            self._host_only(user_id)
+            if self.seating.started or self.game.actions:
+                raise Refusal(409, "the variations cannot change after the first deal")
+            new = parse_private_table(body)
+            options = {**self.info.options, **new.options}
+            values = {"level": new.level, "rules": new.rules.to_spec(), "options": options}
+            await self.commit([], 409, values=values)
+            self.info.level, self.info.rules, self.info.options = new.level, new.rules, options
+            self.game = self.info.new_game()
+            self._views.clear()
+            self.push_presence()
+
+    async def set_seat(self, user_id: int, seat: int, to: str) -> None:
+        """The host hands an open or absent seat to a computer player (``bot``), or leaves it
+        open for someone new (``open``; during the match a computer player plays it until
+        someone takes it)."""
+        async with self.lock:
+            self._host_only(user_id)
+            occupant = self.seating.seats[seat]
+            if to not in ("bot", "open"):
+                raise Refusal(400, 'a seat goes to "bot" or "open"')
+            if occupant.is_person:
+                away = self.online is not None and not self.online.present.get(seat)
+                if occupant.user_id == user_id:
+                    raise Refusal(409, "that is your own seat")
+                if self.seating.started and not away:
+                    raise Refusal(409, "that person is at the table: only an absent seat can go")
+            if occupant.kind == to:
+                return
+            line = Line("sit", seat, who="bot") if to == "bot" else Line("leave", seat)
+            await self.commit([line], 409)
+            if self.online is not None:
+                self.online.away_until.pop(seat, None)
+                self.online.auto.discard(seat)
+                self.online.present.pop(seat, None)
+
+    async def leave(self, user_id: int) -> None:
+        """A person gives up their seat (the host cannot: the table is theirs)."""
+        async with self.lock:
+            seat = self.seating.seat_of(user_id)
+            if seat is None:
+                raise Refusal(409, "you do not have a seat at this table")
+            if user_id == self.info.host and not self.seating.started:
+                raise Refusal(409, "the host cannot leave before the match starts")
+            if self.game.is_over:
+                return
+            await self.commit([Line("leave", seat)], 409)
+
+    def phrase(self, seat: int, phrase_id: str) -> dict[str, Any]:
+        if self.online is None:
+            raise Refusal(409, "quick phrases are for tables of people")
+        return self.online.phrase(seat, phrase_id)
+
+    def decline(self, seat: int) -> None:
+        if self.online is None:
+            raise Refusal(409, "there is no offer to decline")
+        self.online.decline(seat)
 
     # -- the single way anything changes -------------------------------------------------------
 
@@ -361,22 +516,38 @@ class Table:
             log.error("storing table %s failed: %s", self.id, e)
             what = type(e).__name__ if not isinstance(e, StoreError) else str(e).split(":")[0]
             raise Refusal(503, f"could not store the action: {what}") from None
+        was_over = self.game.is_over
         self.game, self.seating = game, seating
         self.steps.extend(steps)
+        if self.online is not None:
+            self.online.after_commit()
         self._broadcast(version, steps)
+        if game.is_over and not was_over and self.info.kind != "solo":
+            self.spawn(self._count_result())
         self.wake()
         return steps
+
+    async def _count_result(self) -> None:
+        """A finished match between people: each played one more, the winners won one."""
+        winner = self.game.winner
+        played = [o.user_id for o in self.seating.seats if o.user_id is not None]
+        won = [uid for s, o in enumerate(self.seating.seats)
+               if (uid := o.user_id) is not None and winner is not None and s & 1 == winner]
+        try:
+            await asyncio.to_thread(self.tables.store.count_results, played, won)
+        except Exception as e:  # a profile count is not worth failing anything for
+            log.error("counting the result of table %s failed: %s", self.id, e)
 
     def _broadcast(self, first: int, steps: list[Step]) -> None:
         if not self.listeners or not steps:
             return
         seated = any(step.line.kind in ("sit", "leave", "start") for step in steps)
-        by_reader: dict[int | None, tuple[dict[str, Any], list[dict[str, Any]] | None]] = {}
+        by_reader: dict[int | None, tuple[dict[str, Any], dict[str, Any] | None]] = {}
         for listener in self.listeners:
             reader = listener.reader
             if reader not in by_reader:
                 by_reader[reader] = (
-                    self.view_json(reader), self.seats_json(reader) if seated else None
+                    self.view_json(reader), self.table_json(reader) if seated else None
                 )
             view, seats = by_reader[reader]
             for i, step in enumerate(steps):
@@ -386,19 +557,42 @@ class Table:
                     "event": event_json(version, step, reader), "view": view,
                 }
                 if seats is not None:
-                    message["seats"] = seats
+                    message["table"] = seats
+                    message["seats"] = seats["seats"]
                     message["status"] = self.status
+                elif self.online is not None:
+                    message["table"] = self.table_json(reader)
                 listener.push(message)
+
+    def push_presence(self) -> None:
+        """Send every reader the table (seats, presence, timers): not an event, nothing new is
+        stored, so it carries the current version and no event."""
+        for listener in self.listeners:
+            listener.push({
+                "type": "table", "version": self.version, "status": self.status,
+                "table": self.table_json(listener.reader),
+            })
+
+    def spawn(self, coroutine: Any) -> None:
+        """Run ``coroutine`` in the background, kept until it ends (and cancelled on close)."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -- listeners -----------------------------------------------------------------------------
 
     def listen(self, reader: int | None) -> Listener:
         listener = Listener(reader, self.tables.settings.limits.outbox)
         self.listeners.add(listener)
+        if self.online is not None:
+            self.online.arrive(reader)
         return listener
 
     def unlisten(self, listener: Listener) -> None:
-        self.listeners.discard(listener)
+        if listener in self.listeners:
+            self.listeners.discard(listener)
+            if self.online is not None:
+                self.online.depart(listener.reader)
 
     # -- computer players ----------------------------------------------------------------------
 
@@ -408,8 +602,12 @@ class Table:
         return not busy and not self.listeners and not self.lock.locked()
 
     def bot_for(self, seat: int) -> bool:
-        """Whether a computer player chooses for ``seat`` now."""
-        return self.seating.seats[seat].kind == "bot"
+        """Whether a computer player chooses for ``seat`` now: a computer player's seat, a seat
+        left open during the match, or a person's seat while they are away or out of time."""
+        kind = self.seating.seats[seat].kind
+        if kind != "person":
+            return True
+        return self.online is not None and self.online.plays_for(seat)
 
     def bots_to_move(self) -> bool:
         g = self.game
@@ -449,8 +647,8 @@ class Table:
                 await asyncio.sleep(wait)
             refused: Exception | None = None
             async with self.lock:
-                if self.version != version or self.game.turn != seat:
-                    continue  # the game moved on (a concession): this answer is stale
+                if self.version != version or self.game.turn != seat or not self.bot_for(seat):
+                    continue  # the game moved on, or the person came back: a stale answer
                 auto = self.seating.seats[seat].is_person
                 try:
                     await self.commit([Line("act", seat, action, auto)], 409)
@@ -464,7 +662,9 @@ class Table:
                 await asyncio.sleep(1.0)  # then try again (outside the lock: a person may act)
 
     async def close(self) -> None:
-        for task in (self._driver, self._hint[1] if self._hint else None):
+        if self.online is not None:
+            self.online.close()
+        for task in (self._driver, self._hint[1] if self._hint else None, *self._tasks):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -517,15 +717,93 @@ class Tables:
         table.wake()
         return table
 
-    async def again(self, table: Table) -> Table:
-        """A new single-player table with the same rules, strength and deals ("play this deal
-        again"): the seed never leaves the server."""
+    async def replay(self, table: Table) -> Table:
+        """A new single-player table with the same rules, strength and deals ("play these
+        deals again"): the seed never leaves the server."""
         old = table.info
         info = TableInfo(
             new_table_id(), old.kind, old.level, old.rules, old.seed, old.totals, old.bags,
             old.dealer, options={k: v for k, v in old.options.items() if k == "pace"},
         )
         return await self._create(info, Seating.solo(), [Line("deal")])
+
+    async def create_private(self, host: int, name: str, body: Mapping[str, Any]) -> Table:
+        """A private table from ``POST /api/tables``: the host sits South and gets a code."""
+        info = parse_private_table(body)
+        info.host = host
+        self.user_names[host] = name
+        seating = Seating.open_table(host=host)
+        for _ in range(20):
+            info.code = new_code()
+            try:
+                return await self._create(info, seating, [Line("sit", S, who=f"u{host}")],
+                                          seats={S: host})
+            except Refusal as e:
+                if e.status != 409:
+                    raise
+        raise Refusal(503, "could not find a free table code; try again")
+
+    async def create_quick(self, people: list[tuple[int, str]]) -> Table:
+        """A quick-match table: up to four people in arrival order (the first at South, the
+        second across as partner, then East and West), computer players in any other seat,
+        the ``varaq`` preset, started at once."""
+        info = TableInfo(new_table_id(), "quick", "normal", Rules.named("varaq"),
+                         str(secrets.randbits(48)), options={"fill_bots": True})
+        order = (S, 0, 1, 3)
+        seating = Seating()
+        lines = []
+        seats: dict[int, int] = {}
+        for (user_id, name), seat in zip(people, order, strict=False):
+            self.user_names[user_id] = name
+            lines.append(Line("sit", seat, who=f"u{user_id}"))
+            seats[seat] = user_id
+        lines += [Line("sit", s, who="bot") for s in order[len(people):]]
+        lines += [Line("start"), Line("deal")]
+        return await self._create(info, seating, lines, seats=seats)
+
+    async def again(self, table: Table, user_id: int) -> Table:
+        """Play again after a match of people: the same seats and variations, new deals.
+        Every reader of the old table is told where the new one is."""
+        async with table.lock:
+            if not table.game.is_over:
+                raise Refusal(409, "the match is not over yet")
+            if table.seating.seat_of(user_id) is None:
+                raise Refusal(403, "you do not have a seat at this table")
+            following = table.info.options.get("next")
+            if following:
+                return await self.get(str(following))
+            old = table.info
+            info = TableInfo(
+                new_table_id(), old.kind, old.level, old.rules, str(secrets.randbits(48)),
+                options={k: v for k, v in old.options.items() if k != "next"},
+                host=old.host,
+            )
+            if old.kind == "private":
+                info.code = new_code()
+            seating = Seating(host_seat=table.seating.host_seat)
+            lines = [Line("sit", s, who=o.word if o.kind != "open" else "bot")
+                     for s, o in enumerate(table.seating.seats)]
+            seats = {s: o.user_id for s, o in enumerate(table.seating.seats)
+                     if o.user_id is not None}
+            new = await self._create(info, seating, [*lines, Line("start"), Line("deal")],
+                                     seats=seats)
+            options = {**old.options, "next": new.id}
+            await table.commit([], 409, values={"options": options})
+            old.options = options
+            table.push_presence()
+            for listener in table.listeners:
+                listener.push({"type": "again", "id": new.id})
+            return new
+
+    async def by_code(self, text: str) -> Table:
+        """The private table with this code (letters in any case; spaces and dashes ignored)."""
+        code = "".join(ch for ch in text.upper() if ch.isalnum())
+        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+            raise Refusal(404, "no table has that code")
+        table_id = await asyncio.to_thread(self.store.table_by_code, code)
+        if table_id is None:
+            raise Refusal(404, "no table has that code")
+        return await self.get(table_id)
 
     async def get(self, table_id: str) -> Table:
         """The table for ``table_id``, rebuilt from the store if this process has not seen it."""
@@ -547,14 +825,24 @@ class Tables:
             if stored is None:
                 raise Refusal(404, "no game with that id")
             table = self._rebuild(stored)
+            await self._learn_names(table)
             self._keep(table)
         table.wake()  # the computer players resume if it is their turn
         return table
 
+    async def _learn_names(self, table: Table) -> None:
+        """The names of the people seated at a table rebuilt from the store."""
+        for occupant in table.seating.seats:
+            uid = occupant.user_id
+            if uid is not None and uid not in self.user_names:
+                user = await asyncio.to_thread(self.store.user, uid)
+                self.user_names[uid] = user.name if user is not None else "Player"
+
     def _rebuild(self, stored: StoredTable) -> Table:
         try:
             info = TableInfo.from_stored(stored)
-            seating = Seating.solo() if info.kind == "solo" else Seating()
+            seating = Seating.solo() if info.kind == "solo" else Seating(
+                host_seat=S)
             done = replay(info.new_game(), seating, stored.entries)
         except (JournalError, RulesError, KeyError, ValueError, TypeError) as e:
             log.error("table %s cannot be rebuilt: %s", stored.id, e)
@@ -626,6 +914,36 @@ def parse_new_game(body: Mapping[str, Any], *, test_mode: bool = False) -> Table
             raise Refusal(400, "dealer must be one of N, E, S, W")
         dealer = SEAT_LETTERS.index(dealer.upper())
     return TableInfo(new_table_id(), "solo", level, rules, str(seed), totals, bags, dealer)
+
+
+#: Table codes: short enough to read out, from letters and digits that cannot be confused
+#: (no 0/O, 1/I), and random: 30**6 is about 729 million, and join attempts are rate-limited.
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def parse_private_table(body: Mapping[str, Any]) -> TableInfo:
+    """Check a new private table's body: level, rules, bots in empty seats, turn timer."""
+    known = {"level", "rules", "fill_bots", "turn_timer"}
+    unknown = sorted(set(body) - known)
+    if unknown:
+        raise Refusal(400, f"unknown field {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    level = body.get("level", "normal")
+    if level not in LEVELS:
+        raise Refusal(400, f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+    rules = read_rules(body.get("rules", "varaq"))
+    fill = body.get("fill_bots", True)
+    if not isinstance(fill, bool):
+        raise Refusal(400, "fill_bots must be true or false")
+    timer = body.get("turn_timer", 0)
+    if timer not in TURN_TIMERS or isinstance(timer, bool):
+        raise Refusal(400, f"turn_timer must be one of {', '.join(map(str, TURN_TIMERS))}")
+    return TableInfo(new_table_id(), "private", level, rules, str(secrets.randbits(48)),
+                     options={"fill_bots": fill, "turn_timer": timer})
 
 
 def read_rules(spec: Any) -> Rules:
