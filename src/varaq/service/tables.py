@@ -56,6 +56,8 @@ log = logging.getLogger("varaq.service")
 
 #: The names a single-player table shows for its seats.
 NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
+#: Kinds of table where people play together (presence, timers, offers, phrases).
+PEOPLE_KINDS = ("private", "quick")
 #: Events in a full state (a client that gives no version still sees the last moves).
 RECENT_EVENTS = 8
 
@@ -168,7 +170,9 @@ class Table:
         #: socket and answered to the request with the same view, built once.
         self._views: dict[int | None, tuple[int, dict[str, Any]]] = {}
         #: Presence, timers and offers of a table of people (none at a single-player table).
-        self.online: Online | None = None if info.kind == "solo" else Online(self)
+        self.online: Online | None = (
+            Online(self) if info.kind in PEOPLE_KINDS else None
+        )
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- reading -----------------------------------------------------------------------------
@@ -202,7 +206,7 @@ class Table:
 
     def names(self, reader: int | None) -> dict[str, str]:
         """Each seat's name as ``reader`` sees it."""
-        if self.info.kind == "solo":
+        if self.info.kind not in PEOPLE_KINDS:
             return dict(NAMES)
         out = {}
         for seat, occupant in enumerate(self.seating.seats):
@@ -522,7 +526,7 @@ class Table:
         if self.online is not None:
             self.online.after_commit()
         self._broadcast(version, steps)
-        if game.is_over and not was_over and self.info.kind != "solo":
+        if game.is_over and not was_over and self.info.kind in PEOPLE_KINDS:
             self.spawn(self._count_result())
         self.wake()
         return steps
@@ -691,12 +695,15 @@ class Tables:
     async def create_solo(self, body: Mapping[str, Any]) -> Table:
         """A new single-player table from a ``POST /api/games`` body, dealt and stored."""
         info = parse_new_game(body, test_mode=self.settings.test_mode)
-        return await self._create(info, Seating.solo(), [Line("deal")])
+        return await self.create(info, Seating.solo(), [Line("deal")])
 
-    async def _create(
+    async def create(
         self, info: TableInfo, seating: Seating, lines: list[Line],
         seats: dict[int, int] | None = None,
     ) -> Table:
+        """Store a new table made of ``info``, ``seating`` and its first ``lines``, keep it in
+        memory and set its computer players going.  ``seats``: which seat each person's
+        account sits at (for "your tables")."""
         game = info.new_game()
         steps = [line.apply(game, seating) for line in lines]
         status = "over" if game.is_over else ("playing" if seating.started else "seating")
@@ -725,7 +732,7 @@ class Tables:
             new_table_id(), old.kind, old.level, old.rules, old.seed, old.totals, old.bags,
             old.dealer, options={k: v for k, v in old.options.items() if k == "pace"},
         )
-        return await self._create(info, Seating.solo(), [Line("deal")])
+        return await self.create(info, Seating.solo(), [Line("deal")])
 
     async def create_private(self, host: int, name: str, body: Mapping[str, Any]) -> Table:
         """A private table from ``POST /api/tables``: the host sits South and gets a code."""
@@ -736,7 +743,7 @@ class Tables:
         for _ in range(20):
             info.code = new_code()
             try:
-                return await self._create(info, seating, [Line("sit", S, who=f"u{host}")],
+                return await self.create(info, seating, [Line("sit", S, who=f"u{host}")],
                                           seats={S: host})
             except Refusal as e:
                 if e.status != 409:
@@ -759,7 +766,7 @@ class Tables:
             seats[seat] = user_id
         lines += [Line("sit", s, who="bot") for s in order[len(people):]]
         lines += [Line("start"), Line("deal")]
-        return await self._create(info, seating, lines, seats=seats)
+        return await self.create(info, seating, lines, seats=seats)
 
     async def again(self, table: Table, user_id: int) -> Table:
         """Play again after a match of people: the same seats and variations, new deals.
@@ -785,7 +792,7 @@ class Tables:
                      for s, o in enumerate(table.seating.seats)]
             seats = {s: o.user_id for s, o in enumerate(table.seating.seats)
                      if o.user_id is not None}
-            new = await self._create(info, seating, [*lines, Line("start"), Line("deal")],
+            new = await self.create(info, seating, [*lines, Line("start"), Line("deal")],
                                      seats=seats)
             options = {**old.options, "next": new.id}
             await table.commit([], 409, values={"options": options})
@@ -841,8 +848,7 @@ class Tables:
     def _rebuild(self, stored: StoredTable) -> Table:
         try:
             info = TableInfo.from_stored(stored)
-            seating = Seating.solo() if info.kind == "solo" else Seating(
-                host_seat=S)
+            seating = Seating.solo() if info.kind == "solo" else Seating(host_seat=S)
             done = replay(info.new_game(), seating, stored.entries)
         except (JournalError, RulesError, KeyError, ValueError, TypeError) as e:
             log.error("table %s cannot be rebuilt: %s", stored.id, e)

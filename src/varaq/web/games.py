@@ -18,6 +18,7 @@ from ..bots import LEVELS
 from ..rules import PRESETS, RULE_HELP, options_json
 from ..seats import S
 from ..service.errors import Refusal
+from ..service.seating import GUEST
 from ..service.tables import Table, Tables
 from .requests import (
     Json,
@@ -44,8 +45,11 @@ async def body_of(request: Request, *, optional: bool = False) -> dict[str, Any]
 
 
 def seat_of(connection: Request | WebSocket, table: Table) -> int | None:
-    """The seat the asker holds at ``table``, or ``None`` for a watcher."""
-    if table.info.kind == "solo":
+    """The seat the asker holds at ``table``, or ``None`` for a watcher.
+
+    A table whose one person is a guest (a single-player game, a daily played without an
+    account) is South's to whoever knows its id; any other seat is a signed-in person's."""
+    if table.seating.seats[S] == GUEST:
         return S
     user_id = connection.app.state.identity.user_id(connection)
     if user_id is None:
