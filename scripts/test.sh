@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Install everything the tests need (Python packages, Debian's Chromium and Node.js) and run them all:
-# lint, types, and the pytest suite (engine, bots, server, browser).
+# Install everything the tests need (Python packages; Debian's Chromium, Node.js, PostgreSQL and
+# Redis) and run them all: lint, types, and the pytest suite (engine, bots, server, browser,
+# several server processes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
+# The multi-process tests start throwaway PostgreSQL and Redis servers (tests/servers.py).
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_apt+=(postgresql)
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "installing Debian packages: ${need_apt[*]}"
     export DEBIAN_FRONTEND=noninteractive
@@ -24,4 +28,5 @@ echo "== ruff"
 echo "== mypy (engine)"
 "$PY" -m mypy
 echo "== pytest"
-"$PY" -m pytest -n 2 -q "$@"
+# loadgroup: the tests marked xdist_group("cluster") share one worker (and its servers).
+"$PY" -m pytest -n 2 --dist loadgroup -q "$@"

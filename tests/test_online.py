@@ -341,14 +341,15 @@ def test_the_queue_groups_by_arrival_and_wait() -> None:
     async def go() -> None:
         q = QuickMatch(seat, clock=lambda: now[0])
         q._ensure_running = lambda: None  # type: ignore[method-assign]
-        q.join(1, "a", 30)
-        q.join(2, "b", None)
-        q.join(3, "c", 5)
+        await q.join(1, "a", 30)
+        await q.join(2, "b", None)
+        await q.join(3, "c", 5)
         await q.tick()
         assert made == []
         now[0] = 31.0  # the first has waited long enough: with the next who allows bots
         await q.tick()
         assert made == [[(1, "a"), (3, "c")]] and [w.user_id for w in q.queue] == [2]
-        assert q.status(1)["table"] == "t1" and q.status(2)["state"] == "waiting"
+        assert (await q.status(1))["table"] == "t1"
+        assert (await q.status(2))["state"] == "waiting"
 
     asyncio.run(go())

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,7 @@ from typing import Any
 
 from .errors import Refusal
 
-__all__ = ["QuickMatch", "Waiting", "TICK", "MAX_WAIT"]
+__all__ = ["QuickMatch", "SharedQuickMatch", "Waiting", "TICK", "MAX_WAIT"]
 
 log = logging.getLogger("varaq.service")
 
@@ -61,28 +62,27 @@ class QuickMatch:
         self.seated: dict[int, tuple[str, float]] = {}
         self._task: asyncio.Task[None] | None = None
 
-    def join(self, user_id: int, name: str, bots_after: Any) -> dict[str, Any]:
-        if bots_after is not None and (
-            not isinstance(bots_after, (int, float)) or isinstance(bots_after, bool)
-            or not 0 <= bots_after <= MAX_WAIT
-        ):
-            raise Refusal(400, f"bots_after must be a number of seconds from 0 to {MAX_WAIT}, "
-                               "or null for people only")
+    async def join(self, user_id: int, name: str, bots_after: Any) -> dict[str, Any]:
+        _check_wait(bots_after)
         self.seated.pop(user_id, None)
         for w in self.queue:
             if w.user_id == user_id:
                 w.bots_after = None if bots_after is None else float(bots_after)
-                return self.status(user_id)
+                return self.now(user_id)
         self.queue.append(Waiting(user_id, name, self._clock(),
                                   None if bots_after is None else float(bots_after)))
         self._ensure_running()
-        return self.status(user_id)
+        return self.now(user_id)
 
-    def leave(self, user_id: int) -> dict[str, Any]:
+    async def leave(self, user_id: int) -> dict[str, Any]:
         self.queue = [w for w in self.queue if w.user_id != user_id]
-        return self.status(user_id)
+        return self.now(user_id)
 
-    def status(self, user_id: int) -> dict[str, Any]:
+    async def status(self, user_id: int) -> dict[str, Any]:
+        return self.now(user_id)
+
+    def now(self, user_id: int) -> dict[str, Any]:
+        """The person's status (the same verbs as the shared queue, without waiting)."""
         now = self._clock()
         seated = self.seated.get(user_id)
         if seated is not None and now - seated[1] < SEATED_FOR:
@@ -139,3 +139,113 @@ class QuickMatch:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+
+class SharedQuickMatch:
+    """The same queue, kept in Redis so that several processes share it.
+
+    The people waiting are a sorted set (by arrival, wall-clock time: the processes share no
+    other clock) and a hash of their names and waits; the seated ones are keys that expire.
+    Every process looks at the queue every ``TICK``, but only the one holding a short Redis
+    lock forms groups, and it takes each group off the queue before it seats it.
+    """
+
+    QUEUE = "varaq:quick:queue"
+    PEOPLE = "varaq:quick:people"
+    LOCK = "varaq:quick:lock"
+
+    def __init__(self, seat: Callable[[list[tuple[int, str]]], Awaitable[Any]],
+                 redis: Any) -> None:
+        self._seat = seat
+        self.redis = redis
+        self._task: asyncio.Task[None] | None = None
+
+    async def join(self, user_id: int, name: str, bots_after: Any) -> dict[str, Any]:
+        _check_wait(bots_after)
+        await self.redis.delete(f"varaq:quick:seated:{user_id}")
+        entry = {"name": name, "bots_after": bots_after}
+        await self.redis.hset(self.PEOPLE, str(user_id), json.dumps(entry))
+        await self.redis.zadd(self.QUEUE, {str(user_id): time.time()}, nx=True)
+        self._ensure_running()
+        return await self.status(user_id)
+
+    async def leave(self, user_id: int) -> dict[str, Any]:
+        await self.redis.zrem(self.QUEUE, str(user_id))
+        await self.redis.hdel(self.PEOPLE, str(user_id))
+        return await self.status(user_id)
+
+    async def status(self, user_id: int) -> dict[str, Any]:
+        size = int(await self.redis.zcard(self.QUEUE))
+        table = await self.redis.get(f"varaq:quick:seated:{user_id}")
+        if table:
+            return {"state": "seated", "table": table, "queue": size}
+        rank = await self.redis.zrank(self.QUEUE, str(user_id))
+        if rank is None:
+            return {"state": "idle", "queue": size}
+        since = float(await self.redis.zscore(self.QUEUE, str(user_id)))
+        raw = await self.redis.hget(self.PEOPLE, str(user_id))
+        entry = json.loads(raw) if raw else {}
+        return {"state": "waiting", "waited": round(time.time() - since, 1),
+                "position": int(rank) + 1, "queue": size,
+                "bots_after": entry.get("bots_after")}
+
+    async def tick(self) -> None:
+        if not await self.redis.set(self.LOCK, "1", nx=True, px=int(TICK * 4000)):
+            return  # another process is forming groups
+        try:
+            ranked = await self.redis.zrange(self.QUEUE, 0, -1, withscores=True)
+            people = await self.redis.hgetall(self.PEOPLE) if ranked else {}
+            waiting = []
+            for uid, since in ranked:
+                entry = json.loads(people.get(uid) or "{}")
+                waiting.append(Waiting(int(uid), str(entry.get("name", "Player")), float(since),
+                                       entry.get("bots_after")))
+            local = QuickMatch(self._seat, clock=time.time)
+            local.queue = waiting
+            for group in local.groups():
+                ids = [str(w.user_id) for w in group]
+                await self.redis.zrem(self.QUEUE, *ids)
+                await self.redis.hdel(self.PEOPLE, *ids)
+                try:
+                    table = await self._seat([(w.user_id, w.name) for w in group])
+                except Exception as e:
+                    log.error("seating a quick match failed: %s", e)
+                    await self.redis.zadd(self.QUEUE, {i: w.since for i, w in zip(ids, group,
+                                                                              strict=True)})
+                    continue
+                for uid in ids:
+                    await self.redis.set(f"varaq:quick:seated:{uid}", table.id,
+                                         ex=int(SEATED_FOR))
+        finally:
+            await self.redis.delete(self.LOCK)
+
+    def _ensure_running(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+                if not await self.redis.zcard(self.QUEUE):
+                    return
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # Redis away: try again shortly
+                log.warning("the quick-match queue could not be read: %s", e)
+            await asyncio.sleep(TICK)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+
+def _check_wait(bots_after: Any) -> None:
+    if bots_after is not None and (
+        not isinstance(bots_after, (int, float)) or isinstance(bots_after, bool)
+        or not 0 <= bots_after <= MAX_WAIT
+    ):
+        raise Refusal(400, f"bots_after must be a number of seconds from 0 to {MAX_WAIT}, "
+                           "or null for people only")

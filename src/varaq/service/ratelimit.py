@@ -35,7 +35,9 @@ class RateLimits:
     """Every limit of :class:`~.settings.Limits`, on one storage."""
 
     def __init__(self, limits: Limits, storage_url: str | None = None) -> None:
-        storage = storage_from_string(storage_url) if storage_url else MemoryStorage()
+        # redis-py (the client the rest of Varaq uses) rather than the default coredis.
+        storage = (storage_from_string(storage_url, implementation="redispy") if storage_url
+                   else MemoryStorage())
         if not isinstance(storage, Storage):
             raise ValueError(f"{storage_url}: rate limits need an asyncio storage (async+…)")
         self.storage = storage

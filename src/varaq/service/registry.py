@@ -9,6 +9,7 @@ owner died is taken over.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Mapping
@@ -17,6 +18,7 @@ from typing import Any
 from ..rules import Rules, RulesError
 from ..seats import S
 from .botpool import BotPool
+from .cluster import HEARTBEAT, Cluster
 from .errors import Refusal
 from .journal import JournalError, Line, replay, write_step
 from .newtable import (
@@ -56,6 +58,86 @@ class Tables:
         self._loading = asyncio.Lock()
         #: Names of the people seated at tables in memory, by user id.
         self.user_names: dict[int, str] = {}
+        #: The other processes, when there are several (``varaq serve --redis``).
+        self.cluster: Cluster | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
+
+    # -- several processes ---------------------------------------------------------------------
+
+    async def join_cluster(self, cluster: Cluster) -> None:
+        """Share tables with other processes: start following, claiming and heart-beating."""
+        self.cluster = cluster
+        cluster.on_reconnect = self._after_redis_came_back
+        self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
+
+    async def _place(self, table: Table) -> None:
+        """A table this process just loaded or made: its owner if the lock is free."""
+        cluster = self.cluster
+        if cluster is None:
+            return
+        table.role = "follower"
+        await cluster.subscribe(f"varaq:ev:{table.id}", table.follow)
+        await self.claim([table])
+        if table.role == "follower":
+            await table.catch_up()  # anything the owner stored before we listened
+            await self.tell_presence(table)
+
+    async def claim(self, tables: list[Table]) -> None:
+        """Take the locks of these followed tables where free, and run them from here."""
+        cluster = self.cluster
+        if cluster is None:
+            return
+        followed = [t for t in tables if t.role == "follower" and not t.retired]
+        try:
+            won = await cluster.locks.try_own([t.id for t in followed])
+        except Exception as e:  # the database is away: keep following
+            log.warning("claiming tables failed: %s", e)
+            return
+        for table in followed:
+            if table.id in won:
+                await cluster.unsubscribe(f"varaq:ev:{table.id}")
+                await cluster.subscribe(f"varaq:req:{table.id}", table.handle)
+                await table.become_owner()
+                log.info("table %s: owned here now", table.id)
+
+    async def tell_presence(self, table: Table) -> None:
+        """A follower tells the owner how many sockets it has at the table, per seat."""
+        cluster = self.cluster
+        if cluster is not None and table.role == "follower" and table.online is not None:
+            seats = {str(k): v for k, v in table.local_presence().items()}
+            await cluster.publish(f"varaq:req:{table.id}", {
+                "op": "presence", "args": {"node": cluster.node, "seats": seats}})
+
+    async def _beat(self) -> None:
+        """Every second: check the lock connection, claim ownerless tables, repeat presence."""
+        cluster = self.cluster
+        assert cluster is not None
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                if not await cluster.locks.alive():
+                    for table in [t for t in self._tables.values() if t.role == "owner"]:
+                        log.warning("table %s: lost its lock with the database", table.id)
+                        self.forget(table.id)
+                tables = list(self._tables.values())
+                await self.claim(tables)
+                for table in tables:
+                    if table.role == "follower":
+                        await self.tell_presence(table)
+                    elif table.online is not None:
+                        table.online.forget_silent()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the cluster heartbeat failed")
+
+    async def _after_redis_came_back(self) -> None:
+        """Messages may have been lost while Redis was away: followers read the store."""
+        for table in list(self._tables.values()):
+            if table.role == "follower":
+                await table.catch_up()
+            elif table.role == "owner":
+                table.push_presence()
 
     async def create_solo(self, body: Mapping[str, Any]) -> Table:
         """A new single-player table from a ``POST /api/games`` body, dealt and stored."""
@@ -86,6 +168,7 @@ class Tables:
             raise Refusal(503, f"could not store the new game: {type(e).__name__}") from None
         table = Table(info, game, seating, steps, self)
         self._keep(table)
+        await self._place(table)
         table.wake()
         return table
 
@@ -163,8 +246,10 @@ class Tables:
             await table.commit([], 409, values={"options": options})
             old.options = options
             table.push_presence()
+            message = {"type": "again", "id": new.id}
             for listener in table.listeners:
-                listener.push({"type": "again", "id": new.id})
+                listener.push(message)
+            await table.publish({"push": message})
             return new
 
     async def by_code(self, text: str) -> Table:
@@ -196,9 +281,10 @@ class Tables:
                 raise Refusal(503, f"could not load the game: {type(e).__name__}") from None
             if stored is None:
                 raise Refusal(404, "no game with that id")
-            table = self._rebuild(stored)
+            table = self.rebuild(stored)
             await self._learn_names(table)
             self._keep(table)
+            await self._place(table)
         table.wake()  # the computer players resume if it is their turn
         return table
 
@@ -210,7 +296,8 @@ class Tables:
                 user = await asyncio.to_thread(self.store.user, uid)
                 self.user_names[uid] = user.name if user is not None else "Player"
 
-    def _rebuild(self, stored: StoredTable) -> Table:
+    def rebuild(self, stored: StoredTable) -> Table:
+        """A table as its stored lines make it (in memory only)."""
         try:
             info = TableInfo.from_stored(stored)
             seating = Seating.solo() if info.kind == "solo" else Seating(host_seat=S)
@@ -225,8 +312,7 @@ class Tables:
         if len(self._tables) >= limit:
             for table_id, old in list(self._tables.items()):
                 if old.idle:
-                    del self._tables[table_id]
-                    old.retired = True  # a request still holding it must not write
+                    self.forget(table_id)
                 if len(self._tables) < limit // 2:
                     break
         self._tables[table.id] = table
@@ -235,11 +321,29 @@ class Tables:
         return len(self._tables)
 
     def forget(self, table_id: str) -> None:
+        """Drop a table from memory (a request still holding it must not write), and with
+        several processes give up its lock or stop following it."""
         table = self._tables.pop(table_id, None)
         if table is not None:
             table.retired = True
+            if self.cluster is not None:
+                asyncio.get_running_loop().create_task(self._let_go(table))
+
+    async def _let_go(self, table: Table) -> None:
+        cluster = self.cluster
+        if cluster is None:
+            return
+        for channel in (f"varaq:ev:{table.id}", f"varaq:req:{table.id}"):
+            await cluster.unsubscribe(channel)
+        if table.role == "owner":
+            await cluster.locks.release(table.id)
+        await table.close()
 
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._heartbeat
         for table in list(self._tables.values()):
             await table.close()
         self._tables.clear()

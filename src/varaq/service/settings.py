@@ -113,6 +113,8 @@ class Settings:
     secure_cookies: bool = False
     #: Cheap password hashes, for tests only (a real hash takes tens of milliseconds).
     cheap_hashes: bool = False
+    #: Redis, when several processes share the tables (``varaq serve --redis``).
+    redis_url: str | None = None
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -121,6 +123,7 @@ class Settings:
         values: dict[str, object] = {
             "pace": Pace.from_env(),
             "test_mode": os.environ.get("VARAQ_TEST_MODE", "") not in ("", "0", "false", "no"),
+            "redis_url": os.environ.get("VARAQ_REDIS") or None,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if not values.get("secret"):

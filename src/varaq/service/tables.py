@@ -24,19 +24,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import inspect
 import logging
 import random
 from collections import deque
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..actions import ActionError, action_text, parse_action
 from ..engine import DEAL, OVER, Game, IllegalAction
 from ..record import to_record
+from ..rules import Rules
 from ..seats import SEAT_LETTERS, SEAT_NAMES
 from .botpool import HINT_BUDGET
+from .cluster import NoOwner
 from .errors import Refusal
-from .journal import Line, Step, write_step
+from .journal import Line, Step, read_line, write_step
 from .newtable import CODE_ALPHABET, TableInfo, parse_private_table
 from .online import Online
 from .readers import event_json, view_json
@@ -49,6 +53,8 @@ __all__ = ["Table", "Refusal", "Pace", "NAMES", "Listener", "TableInfo", "CODE_A
 if TYPE_CHECKING:
     from .registry import Tables
 
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+
 log = logging.getLogger("varaq.service")
 
 #: The names a single-player table shows for its seats.
@@ -57,6 +63,38 @@ NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
 PEOPLE_KINDS = ("private", "quick")
 #: Events in a full state (a client that gives no version still sees the last moves).
 RECENT_EVENTS = 8
+
+
+def forwarded(method: F) -> F:
+    """At a table this process only follows, send the request to the table's owner instead.
+
+    The arguments and the answer travel as JSON; a refusal comes back as a refusal.  When the
+    table has no owner at all (it died), this process takes the table and does it itself.
+    """
+    name = method.__name__
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    async def wrapper(self: Table, *args: Any, **kwargs: Any) -> Any:
+        if self.role == "follower":
+            arguments = dict(signature.bind(self, *args, **kwargs).arguments)
+            del arguments["self"]
+            cluster = self.tables.cluster
+            assert cluster is not None
+            try:
+                return await cluster.request(self.id, name, arguments)
+            except NoOwner:
+                await self.tables.claim([self])
+                if self.role == "follower":
+                    raise Refusal(503, "this table is moving between servers; try again") from None
+        return await method(self, *args, **kwargs)
+
+    FORWARDED.add(name)
+    return wrapper  # type: ignore[return-value]
+
+
+#: The requests an owner accepts from other processes (filled in by :func:`forwarded`).
+FORWARDED: set[str] = set()
 
 
 class Listener:
@@ -131,6 +169,9 @@ class Table:
             Online(self) if info.kind in PEOPLE_KINDS else None
         )
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: ``local`` (one process), or with several: ``owner`` (this process applies the
+        #: table's actions) or ``follower`` (it shows the owner's events to its readers).
+        self.role = "local"
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -245,6 +286,7 @@ class Table:
                 409, f"stale version {version}: the game is at version {self.version}"
             )
 
+    @forwarded
     async def act(self, seat: int, text: str, version: int | None = None) -> None:
         """A person plays a card, bids, chooses blind nil or looks, or passes a card."""
         try:
@@ -257,6 +299,7 @@ class Table:
             status = 400 if self.game.turn == seat else 409
             await self.commit([Line("act", seat, action)], status)
 
+    @forwarded
     async def next_hand(self, version: int | None = None, seat: int | None = None) -> None:
         """Deal the next hand, once the last one's summary has been seen.  At a table of
         people it is dealt when everyone there has asked (or after a while: see
@@ -279,6 +322,7 @@ class Table:
                 with contextlib.suppress(Refusal):
                     await self.commit([Line("deal")], 409)
 
+    @forwarded
     async def concede(self, seat: int) -> str:
         """``seat``'s side gives up: the other side wins at once — or, at a table where the
         partner is a person who is there, once the partner agrees (``"offered"``)."""
@@ -291,6 +335,7 @@ class Table:
             await self.commit([Line("concede", seat & 1)], 409)
             return "conceded"
 
+    @forwarded
     async def set_pace(self, pace: str) -> None:
         """The computer players' pace at this table: ``slow``, ``normal`` or ``fast``."""
         if pace not in SPEEDS:
@@ -345,6 +390,7 @@ class Table:
         if self.info.host != user_id:
             raise Refusal(403, "only the host can do that")
 
+    @forwarded
     async def join(self, user_id: int, name: str) -> int:
         """Seat a person who came with the table's code; their seat (theirs already if they sit
         here).  Before the match the seats fill in order — the host's partner first — and
@@ -363,6 +409,7 @@ class Table:
             await self.commit([Line("sit", seat, who=f"u{user_id}")], 409)
             return seat
 
+    @forwarded
     async def start(self, user_id: int) -> None:
         """The host starts the match: computer players take the open seats, and the first hand
         is dealt."""
@@ -374,6 +421,7 @@ class Table:
             lines = [Line("sit", s, who="bot") for s in self.seating.open_seats()]
             await self.commit([*lines, Line("start"), Line("deal")], 409)
 
+    @forwarded
     async def configure(self, user_id: int, body: Mapping[str, Any]) -> None:
         """The host changes the computer players' strength, the rules or the options before the
         first deal; afterwards the variations are fixed."""
@@ -390,6 +438,7 @@ class Table:
             self._views.clear()
             self.push_presence()
 
+    @forwarded
     async def set_seat(self, user_id: int, seat: int, to: str) -> None:
         """The host hands an open or absent seat to a computer player (``bot``), or leaves it
         open for someone new (``open``; during the match a computer player plays it until
@@ -414,6 +463,7 @@ class Table:
                 self.online.auto.discard(seat)
                 self.online.look()
 
+    @forwarded
     async def leave(self, user_id: int) -> None:
         """A person gives up their seat (the host cannot: the table is theirs)."""
         async with self.lock:
@@ -426,15 +476,25 @@ class Table:
                 return
             await self.commit([Line("leave", seat)], 409)
 
-    def phrase(self, seat: int, phrase_id: str) -> dict[str, Any]:
+    @forwarded
+    async def phrase(self, seat: int, phrase_id: str) -> dict[str, Any]:
         if self.online is None:
             raise Refusal(409, "quick phrases are for tables of people")
-        return self.online.phrase(seat, phrase_id)
+        message = self.online.phrase(seat, phrase_id)
+        await self.publish({"push": message})
+        return message
 
-    def decline(self, seat: int) -> None:
+    @forwarded
+    async def decline(self, seat: int) -> None:
         if self.online is None:
             raise Refusal(409, "there is no offer to decline")
         self.online.decline(seat)
+
+    @forwarded
+    async def play_again(self, user_id: int) -> str:
+        """Play again after a match of people; the new table's id (see Tables.again)."""
+        new = await self.tables.again(self, user_id)
+        return new.id
 
     # -- the single way anything changes -------------------------------------------------------
 
@@ -481,8 +541,14 @@ class Table:
         self.game, self.seating = game, seating
         self.steps.extend(steps)
         if self.online is not None:
+            if any(step.line.kind in ("sit", "leave", "start") for step in steps):
+                self.online.look()
             self.online.after_commit()
         self._broadcast(version, steps)
+        await self.publish({
+            "v": version, "lines": append.entries, "values": dict(values or {}),
+            "online": None if self.online is None else self.online.snapshot(),
+        })
         if game.is_over and not was_over and self.info.kind in PEOPLE_KINDS:
             self.spawn(self._count_result())
         self.wake()
@@ -527,7 +593,14 @@ class Table:
 
     def push_presence(self) -> None:
         """Send every reader the table (seats, presence, timers): not an event, nothing new is
-        stored, so it carries the current version and no event."""
+        stored, so it carries the current version and no event.  An owner tells the other
+        processes too."""
+        if self.role == "owner" and self.online is not None:
+            self.spawn(self.publish({"v": self.version, "lines": [], "values": {},
+                                     "online": self.online.snapshot()}))
+        self._push_table()
+
+    def _push_table(self) -> None:
         for listener in self.listeners:
             listener.push({
                 "type": "table", "version": self.version, "status": self.status,
@@ -540,20 +613,128 @@ class Table:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    # -- several processes ---------------------------------------------------------------------
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        """An owner tells the followers what it stored (or what changed around the game)."""
+        cluster = self.tables.cluster
+        if self.role == "owner" and cluster is not None:
+            await cluster.publish(f"varaq:ev:{self.id}", message)
+
+    async def follow(self, message: dict[str, Any]) -> None:
+        """A follower applies what its owner published, and shows it to its own readers."""
+        if self.role != "follower":
+            return
+        if "push" in message:
+            for listener in self.listeners:
+                listener.push(message["push"])
+            return
+        first, lines = int(message["v"]), list(message["lines"])
+        if first > self.version:  # a message was lost: the store has them all
+            await self.catch_up()
+        elif first == self.version and lines:
+            async with self.lock:
+                steps = [read_line(text).apply(self.game, self.seating) for text in lines]
+                self.steps.extend(steps)
+                self._broadcast(first, steps)
+        values = message.get("values") or {}
+        if values:
+            self._take_values(values)
+        if message.get("online") is not None and self.online is not None:
+            self.online.load(message["online"])
+            self._push_table()
+
+    def _take_values(self, values: Mapping[str, Any]) -> None:
+        """The owner changed the table's row (options, or the variations before the start)."""
+        if "options" in values:
+            self.info.options = dict(values["options"])
+        if "level" in values:
+            self.info.level = str(values["level"])
+        if "rules" in values and not self.game.actions:
+            self.info.rules = Rules.from_spec(values["rules"])
+            self.game = self.info.new_game()
+            self._views.clear()
+
+    async def catch_up(self) -> None:
+        """Rebuild from the store (the history), keeping this table's readers, and send them
+        what they had not seen."""
+        async with self.lock:
+            stored = await asyncio.to_thread(self.tables.store.load_table, self.id)
+            if stored is None:
+                return
+            fresh = self.tables.rebuild(stored)
+            before = self.version
+            self.info, self.game, self.seating, self.steps = (
+                fresh.info, fresh.game, fresh.seating, fresh.steps)
+            self._views.clear()
+            if self.version > before:
+                self._broadcast(before, self.steps[before:])
+            else:
+                for listener in self.listeners:
+                    listener.ask_resync(listener.version)
+
+    async def become_owner(self) -> None:
+        """This process took the table's lock: catch up from the store and run it."""
+        await self.catch_up()
+        self.role = "owner"
+        if self.online is not None:
+            self.online.mirror = None
+            self.online.seen = set()
+            self.online.look()
+            self.online.after_commit()
+        self.push_presence()
+        self.wake()
+
+    async def handle(self, request: dict[str, Any]) -> None:
+        """An owner answers a request another process forwarded."""
+        cluster = self.tables.cluster
+        assert cluster is not None
+        op, args = request.get("op"), request.get("args") or {}
+        if op == "presence":
+            if self.online is not None:
+                seats = {int(k): int(v) for k, v in (args.get("seats") or {}).items()}
+                self.online.remote_presence(str(args.get("node")), seats)
+            return
+        if op not in FORWARDED or not isinstance(args, dict):
+            await cluster.answer(request, refusal=Refusal(400, f"unknown request {op!r}"))
+            return
+        try:
+            result = await getattr(self, str(op))(**args)
+        except Refusal as e:
+            await cluster.answer(request, refusal=e)
+        except Exception as e:
+            log.exception("table %s: a forwarded %s failed", self.id, op)
+            failed = Refusal(500, f"internal error: {type(e).__name__}")
+            await cluster.answer(request, refusal=failed)
+        else:
+            await cluster.answer(request, result)
+
+    def local_presence(self) -> dict[int, int]:
+        """How many sockets this process has open per seat (told to the owner)."""
+        out: dict[int, int] = {}
+        for listener in self.listeners:
+            if listener.reader is not None:
+                out[listener.reader] = out.get(listener.reader, 0) + 1
+        return out
+
     # -- listeners -----------------------------------------------------------------------------
 
     def listen(self, reader: int | None) -> Listener:
         listener = Listener(reader, self.tables.settings.limits.outbox)
         self.listeners.add(listener)
-        if self.online is not None:
+        if self.online is not None and self.role != "follower":
             self.online.arrive(reader)
+        elif self.online is not None:
+            self.spawn(self.tables.tell_presence(self))
         return listener
 
     def unlisten(self, listener: Listener) -> None:
         if listener in self.listeners:
             self.listeners.discard(listener)
-            if self.online is not None:
+            if self.online is not None and self.role != "follower":
                 self.online.depart(listener.reader)
+            elif self.online is not None:
+                self.spawn(self.tables.tell_presence(self))
 
     # -- computer players ----------------------------------------------------------------------
 
@@ -573,8 +754,8 @@ class Table:
     def bots_to_move(self) -> bool:
         g = self.game
         return (
-            not self.retired and self.seating.started and g.phase not in (DEAL, OVER)
-            and g.turn >= 0 and self.bot_for(g.turn)
+            not self.retired and self.role != "follower" and self.seating.started
+            and g.phase not in (DEAL, OVER) and g.turn >= 0 and self.bot_for(g.turn)
         )
 
     def wake(self) -> None:

@@ -23,8 +23,10 @@ from starlette.types import Receive, Scope, Send
 
 from ..service.accounts import Accounts
 from ..service.botpool import BotPool
+from ..service.cluster import Cluster
 from ..service.errors import Refusal
-from ..service.quickmatch import QuickMatch
+from ..service.quickmatch import QuickMatch, SharedQuickMatch
+from ..service.ratelimit import RateLimits
 from ..service.registry import Tables
 from ..service.settings import Pace, Settings
 from ..service.store import Store, default_db_url
@@ -90,6 +92,11 @@ async def crashed(request: Request, exc: Exception) -> Response:
 # -- the app ---------------------------------------------------------------------------------
 
 
+def _async_redis(url: str) -> str:
+    """The ``limits`` package's name for Redis used from asyncio."""
+    return url if url.startswith("async+") else f"async+{url}"
+
+
 def create_app(
     db_url: str | None = None,
     *,
@@ -116,15 +123,29 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = Store(url)
         bots = BotPool(config.bot_processes)
+        cluster = None
+        if config.redis_url:
+            cluster = Cluster(url, config.redis_url)
+            await cluster.start()
+            limits = RateLimits(config.limits, storage_url=_async_redis(config.redis_url))
+        else:
+            limits = RateLimits(config.limits)
+        tables = Tables(store, bots, config, limits)
         app.state.store = store
-        app.state.tables = Tables(store, bots, config)
+        app.state.tables = tables
         app.state.accounts = Accounts(store, hasher=config.password_hasher())
-        app.state.quick = QuickMatch(app.state.tables.create_quick)
+        if cluster is not None:
+            await tables.join_cluster(cluster)
+            app.state.quick = SharedQuickMatch(tables.create_quick, cluster.redis)
+        else:
+            app.state.quick = QuickMatch(tables.create_quick)
         try:
             yield
         finally:
             await app.state.quick.close()
-            await app.state.tables.close()
+            await tables.close()
+            if cluster is not None:
+                await cluster.close()
             await bots.close()
             store.close()
 

@@ -98,13 +98,14 @@ async def leave(request: Request) -> Response:
 async def phrase(request: Request) -> Response:
     body = await body_of(request)
     table = await _table(request)
-    return Json(table.phrase(acting_seat(request, table), str(body.get("phrase", ""))[:16]))
+    return Json(await table.phrase(acting_seat(request, table),
+                                   str(body.get("phrase", ""))[:16]))
 
 
 async def decline(request: Request) -> Response:
     await body_of(request, optional=True)
     table = await _table(request)
-    table.decline(acting_seat(request, table))
+    await table.decline(acting_seat(request, table))
     return Json(table.state(acting_seat(request, table)))
 
 
@@ -115,7 +116,7 @@ async def again(request: Request) -> Response:
     table = await _table(request)
     if table.info.kind == "solo":
         raise Refusal(409, "a single-player game starts again with New game or Replay")
-    new = await tables_of(request).again(table, user_id)
+    new = await tables_of(request).get(await table.play_again(user_id))
     return Json({"id": new.id, "state": new.state(new.seating.seat_of(user_id))},
                 status_code=201)
 
@@ -124,16 +125,16 @@ async def quick_join(request: Request) -> Response:
     body = await body_of(request, optional=True)
     user_id = signed_in(request)
     quick = request.app.state.quick
-    return Json(quick.join(user_id, await _name(request, user_id), body.get("bots_after")))
+    return Json(await quick.join(user_id, await _name(request, user_id), body.get("bots_after")))
 
 
 async def quick_status(request: Request) -> Response:
-    return Json(request.app.state.quick.status(signed_in(request)))
+    return Json(await request.app.state.quick.status(signed_in(request)))
 
 
 async def quick_leave(request: Request) -> Response:
     await body_of(request, optional=True)
-    return Json(request.app.state.quick.leave(signed_in(request)))
+    return Json(await request.app.state.quick.leave(signed_in(request)))
 
 
 async def join_page(request: Request) -> Response:

@@ -38,6 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="SQLAlchemy database URL (default: $VARAQ_DB or a SQLite file in the user data dir)",
     )
     parser.add_argument(
+        "--redis", default=None, metavar="URL",
+        help="Redis shared by several server processes on one PostgreSQL database "
+             "(default: $VARAQ_REDIS; see docs/deploy.md)",
+    )
+    parser.add_argument(
         "--bot-processes", type=int, default=None, metavar="N",
         help="processes for the Hard computer players (default: up to 2)",
     )
@@ -76,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         settings = Settings.from_env(
             bot_processes=args.bot_processes,
             secret=args.secret.encode() if args.secret else None,
+            redis_url=args.redis,
         )
     except ValueError as e:
         print(f"varaq serve: {e}", file=sys.stderr)
@@ -93,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"varaq serve: {e}", file=sys.stderr)
         return 2
     url = args.db or default_db_url()
+    if settings.redis_url and not url.startswith("postgresql"):
+        print("varaq serve: --redis shares tables between processes and needs a PostgreSQL "
+              "--db (SQLite serves one process)", file=sys.stderr)
+        return 2
     from .app import create_app
 
     try:
@@ -153,7 +163,7 @@ def config(
     from .http import guarded_http
 
     return uvicorn.Config(
-        app, log_level="warning", http=guarded_http(header_timeout), ws="websockets",
+        app, log_level="warning", http=guarded_http(header_timeout), ws="websockets-sansio",
         timeout_keep_alive=keep_alive, ws_max_size=_ws_max_size(app),
         ws_ping_interval=PING_INTERVAL, ws_ping_timeout=PING_TIMEOUT,
         h11_max_incomplete_event_size=16 * 1024,

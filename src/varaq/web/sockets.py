@@ -132,10 +132,10 @@ async def _message(
         # the table message everyone gets).
         return {"type": "concede", "concede": result} if result == "offered" else None
     if kind == "decline":
-        table.decline(acting_seat(ws, table))
+        await table.decline(acting_seat(ws, table))
         return None
     if kind == "phrase":
-        table.phrase(acting_seat(ws, table), str(doc.get("phrase", ""))[:16])
+        await table.phrase(acting_seat(ws, table), str(doc.get("phrase", ""))[:16])
         return None
     if kind == "pace":
         acting_seat(ws, table)

@@ -31,8 +31,13 @@ def _config(connection: object) -> object:
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Apply every migration the database has not had yet (safe to call at each start)."""
     from alembic import command
+    from sqlalchemy import text
 
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several processes may start at once on one database: one migrates at a time
+            # (the lock ends with this transaction).
+            connection.execute(text("SELECT pg_advisory_xact_lock(4251977011)"))
         command.upgrade(_config(connection), revision)  # type: ignore[arg-type]
 
 
