@@ -1,7 +1,12 @@
 """The web server under load: South's round trips, hands and games per second; ONE JSON document.
 
     python benchmarks/server.py [--games 20] [--hands 2] [--clients 8] [--level normal]
-                                [--rules varaq] [--seed 1] [--timeout 60]
+                                [--rules varaq] [--seed 1] [--timeout 60] [--against REF]
+
+``--against REF`` (a git ref, e.g. ``v0.1.0`` or a commit) runs the same load, in the same run,
+against the server of that version too (checked out in a temporary git worktree), and prints
+both side by side with their ratios: before-and-after figures measured on one machine at one
+time.
 
 Why this benchmark exists: issue 4's table is authoritative, so every card South plays is an
 HTTP request that the server must check, *store* (journal and record, before anything is shown)
@@ -97,15 +102,32 @@ def process_cpu_seconds(pid: int) -> float | None:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def serve_flags(src: Path | None) -> list[str]:
+    """The flags this benchmark needs from ``varaq serve``, as far as that version has them:
+    test mode (the benchmark chooses seeds) and lifted rate limits (one address plays every
+    game)."""
+    env = {**os.environ, "PYTHONPATH": str(src)} if src else None
+    help_text = subprocess.run(
+        [sys.executable, "-c", SERVE_SCRIPT, "serve", "--help"], env=env, capture_output=True,
+        text=True, check=False,
+    ).stdout
+    return [flag for flag in ("--test-mode", "--relaxed-limits") if flag in help_text]
+
+
 @contextlib.contextmanager
-def running_server(db_url: str, log_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """``varaq serve`` on a free port of 127.0.0.1; stopped on leaving, whatever happened."""
+def running_server(
+    db_url: str, log_path: Path, src: Path | None = None,
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``varaq serve`` on a free port of 127.0.0.1; stopped on leaving, whatever happened.
+    ``src`` runs another version's code (its ``src`` folder) instead of this one."""
     port = free_port()
     command = [
         sys.executable, "-c", SERVE_SCRIPT,
-        "serve", "--host", HOST, "--port", str(port), "--db", db_url,
+        "serve", "--host", HOST, "--port", str(port), "--db", db_url, *serve_flags(src),
     ]
     env = {**os.environ, "VARAQ_PACE": "0"}
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     with open(log_path, "wb") as log:
         # A session of its own: a Ctrl-C in the terminal reaches only this script, which then
         # stops the server in order (below) instead of both racing to exit.
@@ -392,6 +414,7 @@ async def measure(
             "hands_per_second": round(figures.hands / play_seconds, 2),
             "events": figures.events,
             "events_per_second": round(figures.events / play_seconds, 1),
+            "what": "events: every accepted action (South's and the computer players') and deal",
             "south_actions": len(figures.action),
             "action_round_trip_ms": summary(figures.action),
             "next_hand_round_trip_ms": summary(figures.next_hand),
@@ -415,17 +438,36 @@ async def measure(
 
 def summary(seconds: list[float]) -> dict[str, float | int | None]:
     if not seconds:
-        return {"n": 0, "p50": None, "p95": None, "max": None}
+        return {"n": 0, "p50": None, "p95": None, "p99": None, "max": None}
     ms = [s * 1000 for s in seconds]
     return {
         "n": len(ms),
         "p50": round(percentile(ms, 50), 2),
         "p95": round(percentile(ms, 95), 2),
+        "p99": round(percentile(ms, 99), 2),
         "max": round(max(ms), 2),
     }
 
 
 # -- the report -------------------------------------------------------------------------------
+
+
+def ratios(now: dict[str, Any], ref: dict[str, Any]) -> dict[str, float | None]:
+    """This version against the reference: above 1 is better for rates, below 1 for times."""
+
+    def div(a: float | None, b: float | None) -> float | None:
+        return None if not a or not b else round(a / b, 2)
+
+    return {
+        "events_per_second": div(now["play"]["events_per_second"],
+                                 ref["play"]["events_per_second"]),
+        "hands_per_second": div(now["play"]["hands_per_second"], ref["play"]["hands_per_second"]),
+        "action_round_trip_p50": div(now["play"]["action_round_trip_ms"]["p50"],
+                                     ref["play"]["action_round_trip_ms"]["p50"]),
+        "action_round_trip_p99": div(now["play"]["action_round_trip_ms"]["p99"],
+                                     ref["play"]["action_round_trip_ms"]["p99"]),
+    }
+
 
 
 def machine() -> dict[str, Any]:
@@ -466,6 +508,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=1, help="seeds the deals and South's choices (1)")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="seconds any single wait may last before the run fails (60)")
+    p.add_argument("--against", metavar="REF", default=None,
+                   help="also run the same load against the server of this git ref")
     args = p.parse_args(argv)
     for name in ("games", "hands", "clients"):
         if getattr(args, name) < 1:
@@ -475,25 +519,58 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    before = machine()
+def one_run(args: argparse.Namespace, src: Path | None) -> dict[str, Any]:
+    """The load against one server (this checkout's, or ``src``'s); its figures."""
     with tempfile.TemporaryDirectory(prefix="varaq-bench-") as tmp:
         db_path = Path(tmp) / "games.db"
         log_path = Path(tmp) / "server.log"
-        try:
-            with running_server(f"sqlite:///{db_path}", log_path) as (proc, base):
-                startup = wait_healthy(proc, base, log_path)
-                figures = asyncio.run(measure(base, args, proc.pid))
-                if proc.poll() is not None:
-                    raise BenchError(f"varaq serve died during the run: {last_line(log_path)}")
-        except BenchError as e:
-            print(f"benchmarks/server.py: {e}", file=sys.stderr)
-            return 1
-        except KeyboardInterrupt:
-            print("benchmarks/server.py: interrupted; the server was stopped", file=sys.stderr)
-            return 130
+        with running_server(f"sqlite:///{db_path}", log_path, src) as (proc, base):
+            startup = wait_healthy(proc, base, log_path)
+            figures = asyncio.run(measure(base, args, proc.pid))
+            if proc.poll() is not None:
+                raise BenchError(f"varaq serve died during the run: {last_line(log_path)}")
         db_bytes = db_path.stat().st_size if db_path.exists() else None
+    return {"startup_seconds": round(startup, 2), "db_bytes": db_bytes, **figures}
+
+
+@contextlib.contextmanager
+def checkout(ref: str) -> Iterator[Path]:
+    """The ``src`` folder of ``ref``, in a temporary git worktree removed afterwards."""
+    repo = Path(__file__).resolve().parents[1]
+    folder = Path(tempfile.mkdtemp(prefix="varaq-ref-"))
+    target = folder / "tree"
+    made = subprocess.run(
+        ["git", "-C", str(repo), "worktree", "add", "--detach", str(target), ref],
+        capture_output=True, text=True, check=False,
+    )
+    if made.returncode:
+        raise BenchError(f"cannot check out {ref!r}: {made.stderr.strip().splitlines()[-1]}")
+    try:
+        yield target / "src"
+    finally:
+        subprocess.run(["git", "-C", str(repo), "worktree", "remove", "--force", str(target)],
+                       capture_output=True, check=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    before = machine()
+    try:
+        figures = one_run(args, None)
+        reference: dict[str, Any] | None = None
+        if args.against:
+            with checkout(args.against) as src:
+                reference = one_run(args, src)
+    except BenchError as e:
+        print(f"benchmarks/server.py: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("benchmarks/server.py: interrupted; the server was stopped", file=sys.stderr)
+        return 130
+    startup, db_bytes = figures.pop("startup_seconds"), figures.pop("db_bytes")
+    if reference is not None:
+        figures["against"] = {"ref": args.against, **reference, "ratios": ratios(figures,
+                                                                                 reference)}
     report = {
         "benchmark": "server",
         "options": {
@@ -502,7 +579,8 @@ def main(argv: list[str] | None = None) -> int:
             "timeout": args.timeout,
         },
         "server": {
-            "command": "varaq serve --host 127.0.0.1 --port <free> --db sqlite:///<tmp>",
+            "command": "varaq serve --host 127.0.0.1 --port <free> --db sqlite:///<tmp> "
+                       "--test-mode --relaxed-limits",
             "env": {"VARAQ_PACE": "0"},
             "startup_seconds": round(startup, 2),
             "db_bytes": db_bytes,

@@ -96,7 +96,7 @@ def parse_action(text: str) -> int:
         return LOOK
     if t.startswith("bid "):
         t = t[4:]
-    if t.isdigit():
+    if t.isascii() and t.isdigit() and len(t) <= 2:
         n = int(t)
         if 0 <= n <= 13:
             return BID + n

@@ -43,9 +43,12 @@ class RateLimits:
         self.items: dict[str, list[RateLimitItem]] = {
             name: parse_many(getattr(limits, name)) for name in _WORDS
         }
+        self.enabled = limits.rates
 
     async def hit(self, name: str, key: str) -> None:
         """Count one ``name`` for ``key``; a :class:`Refusal` (429) once over the limit."""
+        if not self.enabled:
+            return
         for item in self.items[name]:
             if not await self.strategy.hit(item, name, key):
                 raise Refusal(

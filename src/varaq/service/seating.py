@@ -78,6 +78,9 @@ class Seating:
         seating.seats[host_seat] = Occupant("person", host)
         return seating
 
+    def copy(self) -> Seating:
+        return Seating(self.seats[:], self.started, self.host_seat)
+
     def who(self, seat: int) -> Occupant:
         return self.seats[seat]
 

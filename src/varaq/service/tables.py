@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import logging
 import random
 import secrets
@@ -46,7 +45,7 @@ from .ratelimit import RateLimits
 from .readers import event_json, view_json
 from .seating import Seating
 from .settings import SPEEDS, Pace, Settings
-from .store import Append, Appender, StaleWrite, Store, StoredTable, StoreError
+from .store import Append, StaleWrite, Store, StoredTable, StoreError, make_appender
 
 __all__ = [
     "Table", "Tables", "Refusal", "Pace", "NAMES", "Listener", "new_table_id", "parse_new_game",
@@ -162,8 +161,19 @@ class Table:
         #: (another process wrote it): it must not change anything any more.
         self.retired = False
         self._rng = random.Random(f"{info.seed}:pace")
+        #: Each reader's view JSON at the version it was built for: a move is sent to the
+        #: socket and answered to the request with the same view, built once.
+        self._views: dict[int | None, tuple[int, dict[str, Any]]] = {}
 
     # -- reading -----------------------------------------------------------------------------
+
+    def view_json(self, reader: int | None) -> dict[str, Any]:
+        cached = self._views.get(reader)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        doc = view_json(self.game, reader)
+        self._views[reader] = (self.version, doc)
+        return doc
 
     @property
     def version(self) -> int:
@@ -180,9 +190,9 @@ class Table:
         return "playing" if self.seating.started else "seating"
 
     @property
-    def speed(self) -> str:
-        speed: str = self.info.options.get("speed", "normal")
-        return speed
+    def pace(self) -> str:
+        pace: str = self.info.options.get("pace", "normal")
+        return pace
 
     def names(self, reader: int | None) -> dict[str, str]:
         """Each seat's name as ``reader`` sees it."""
@@ -227,10 +237,10 @@ class Table:
             "level": self.level,
             "status": self.status,
             "you": None if reader is None else SEAT_LETTERS[reader],
-            "view": view_json(self.game, reader),
+            "view": self.view_json(reader),
             "names": self.names(reader),
             "seats": self.seats_json(reader),
-            "speed": self.speed,
+            "pace": self.pace,
             "events": events,
             "resync": resync,
         }
@@ -253,8 +263,9 @@ class Table:
         """A person plays a card, bids, chooses blind nil or looks, or passes a card."""
         try:
             action = parse_action(text)
-        except ActionError as e:
-            raise Refusal(400, str(e)) from None
+        except (ActionError, ValueError) as e:
+            # ValueError too: whatever the text, a refusal in one line, never a crash.
+            raise Refusal(400, str(e).splitlines()[0][:200] or "unknown action") from None
         async with self.lock:
             self._check_version(version)
             status = 400 if self.game.turn == seat else 409
@@ -274,14 +285,14 @@ class Table:
         async with self.lock:
             await self.commit([Line("concede", seat & 1)], 409)
 
-    async def set_speed(self, speed: str) -> None:
+    async def set_pace(self, pace: str) -> None:
         """The computer players' pace at this table: ``slow``, ``normal`` or ``fast``."""
-        if speed not in SPEEDS:
-            raise Refusal(400, f"speed must be one of {', '.join(SPEEDS)}, not {speed!r}")
-        if speed == self.speed:
+        if pace not in SPEEDS:
+            raise Refusal(400, f"pace must be one of {', '.join(SPEEDS)}, not {pace!r}")
+        if pace == self.pace:
             return
         async with self.lock:
-            options = {**self.info.options, "speed": speed}
+            options = {**self.info.options, "pace": pace}
             await self.commit([], 409, values={"options": options})
             self.info.options = options
 
@@ -318,7 +329,7 @@ class Table:
         if self.retired:
             raise Refusal(409, "this table changed elsewhere; reload it")
         game = self.game.copy() if lines else self.game
-        seating = copy.deepcopy(self.seating) if lines else self.seating
+        seating = self.seating.copy() if lines else self.seating
         try:
             steps = [line.apply(game, seating) for line in lines]
         except IllegalAction as e:
@@ -337,7 +348,7 @@ class Table:
             dict(values or {}),
         )
         try:
-            await asyncio.wrap_future(self.tables.appender.submit(append))
+            await self.tables.appender.append(append)
         except asyncio.CancelledError:
             # Stored or not, nobody will swap the copies in now: let the table be rebuilt
             # from the store the next time it is asked for, so it matches what was stored.
@@ -365,7 +376,7 @@ class Table:
             reader = listener.reader
             if reader not in by_reader:
                 by_reader[reader] = (
-                    view_json(self.game, reader), self.seats_json(reader) if seated else None
+                    self.view_json(reader), self.seats_json(reader) if seated else None
                 )
             view, seats = by_reader[reader]
             for i, step in enumerate(steps):
@@ -432,7 +443,7 @@ class Table:
                 log.error("the %s player chose %s, not legal; playing %s instead",
                           self.level, action_text(action), action_text(view.legal[0]))
                 action = view.legal[0]
-            wait = self.tables.pace.delay(self._rng, after_trick, self.speed)
+            wait = self.tables.pace.delay(self._rng, after_trick, self.pace)
             wait -= loop.time() - started
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -471,7 +482,7 @@ class Tables:
         self.settings = settings
         self.pace = settings.pace
         self.limits = limits or RateLimits(settings.limits)
-        self.appender = Appender(store)
+        self.appender = make_appender(store)
         self._tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         #: Names of the people seated at tables in memory, by user id.
@@ -512,7 +523,7 @@ class Tables:
         old = table.info
         info = TableInfo(
             new_table_id(), old.kind, old.level, old.rules, old.seed, old.totals, old.bags,
-            old.dealer, options={k: v for k, v in old.options.items() if k == "speed"},
+            old.dealer, options={k: v for k, v in old.options.items() if k == "pace"},
         )
         return await self._create(info, Seating.solo(), [Line("deal")])
 

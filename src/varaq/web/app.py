@@ -12,15 +12,14 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
+from starlette.types import Receive, Scope, Send
 
 from ..service.botpool import BotPool
 from ..service.errors import Refusal
@@ -29,6 +28,7 @@ from ..service.store import Store, default_db_url
 from ..service.tables import Tables
 from . import games, pages, sockets
 from .security import SecurityHeaders
+from .sessions import Sessions
 from .static import CachedStatic, content_hash, serve_page
 
 __all__ = ["create_app", "STATIC_DIR"]
@@ -42,13 +42,17 @@ def error(status: int, reason: str) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
 
 
-class Identity:
-    """Who a request comes from: the user id in the signed session cookie, if any."""
+class CompressPages(GZipMiddleware):
+    """Gzip for the pages and the client's files (the table page is about 90 KB before);
+    the game's small JSON answers go out as they are, since compressing each costs the server
+    more than it saves on a socket that is already open."""
 
-    def user_id(self, connection: Any) -> int | None:
-        session = connection.scope.get("session") or {}
-        user = session.get("user")
-        return user if isinstance(user, int) and not isinstance(user, bool) else None
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and not path.startswith(("/api/", "/ws/")):
+            await super().__call__(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
 
 
 # -- plain routes -----------------------------------------------------------------------------
@@ -130,15 +134,7 @@ def create_app(
         Mount(f"/static/{static_hash}", CachedStatic(directory=static, immutable=True)),
         Mount("/static", CachedStatic(directory=static, immutable=False), name="static"),
     ]
-    middleware = [
-        Middleware(SecurityHeaders),
-        Middleware(GZipMiddleware, minimum_size=512),
-        Middleware(
-            SessionMiddleware, secret_key=config.secret.decode() or "varaq-unset",
-            session_cookie="varaq_session", same_site="lax", https_only=config.secure_cookies,
-            max_age=60 * 60 * 24 * 60,
-        ),
-    ]
+    middleware = [Middleware(SecurityHeaders), Middleware(CompressPages, minimum_size=512)]
     app = Starlette(
         routes=routes,
         middleware=middleware,
@@ -151,5 +147,5 @@ def create_app(
     app.state.static_dir = static
     app.state.static_hash = static_hash
     app.state.settings = config
-    app.state.identity = Identity()
+    app.state.identity = Sessions(config.secret or b"varaq-unset", secure=config.secure_cookies)
     return app

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from starlette.websockets import WebSocket
 
@@ -19,7 +19,14 @@ from ..rules import PRESETS, RULE_HELP, options_json
 from ..seats import S
 from ..service.errors import Refusal
 from ..service.tables import Table, Tables
-from .requests import check_origin, client_address, query_number, read_body, version_of
+from .requests import (
+    Json,
+    check_origin,
+    client_address,
+    query_number,
+    read_body,
+    version_of,
+)
 
 __all__ = ["routes", "tables_of", "seat_of", "body_of", "acting_seat"]
 
@@ -65,7 +72,7 @@ async def _limited(request: Request, name: str) -> None:
 
 
 async def presets(request: Request) -> Response:
-    return JSONResponse({
+    return Json({
         "presets": {name: _full_spec(name) for name in PRESETS},
         "options": dict(RULE_HELP),
         "bounds": options_json(),
@@ -84,13 +91,13 @@ async def create_game(request: Request) -> Response:
     body = await body_of(request, optional=True)
     await _limited(request, "create")
     table = await tables_of(request).create_solo(body)
-    return JSONResponse({"id": table.id, "state": table.state(S)}, status_code=201)
+    return Json({"id": table.id, "state": table.state(S)}, status_code=201)
 
 
 async def get_game(request: Request) -> Response:
     since = query_number(request.query_params.get("since"), "since")
     table = await _table(request)
-    return JSONResponse(table.state(seat_of(request, table), since))
+    return Json(table.state(seat_of(request, table), since))
 
 
 async def act(request: Request) -> Response:
@@ -103,7 +110,7 @@ async def act(request: Request) -> Response:
         raise Refusal(400, 'the body needs "action": a card such as "QS", "bid 4", "nil"…')
     version = version_of(body)
     await table.act(seat, text, version)
-    return JSONResponse(table.state(seat, version))
+    return Json(table.state(seat, version))
 
 
 async def next_hand(request: Request) -> Response:
@@ -113,7 +120,7 @@ async def next_hand(request: Request) -> Response:
     seat = acting_seat(request, table)
     version = version_of(body)
     await table.next_hand(version)
-    return JSONResponse(table.state(seat, version))
+    return Json(table.state(seat, version))
 
 
 async def concede(request: Request) -> Response:
@@ -122,22 +129,22 @@ async def concede(request: Request) -> Response:
     table = await _table(request)
     seat = acting_seat(request, table)
     await table.concede(seat)
-    return JSONResponse(table.state(seat))
+    return Json(table.state(seat))
 
 
-async def speed(request: Request) -> Response:
+async def pace(request: Request) -> Response:
     body = await body_of(request)
     await _limited(request, "act")
     table = await _table(request)
     acting_seat(request, table)
-    await table.set_speed(str(body.get("speed", ""))[:16])
-    return JSONResponse({"speed": table.speed})
+    await table.set_pace(str(body.get("pace", ""))[:16])
+    return Json({"pace": table.pace})
 
 
 async def hint(request: Request) -> Response:
     await _limited(request, "hint")
     table = await _table(request)
-    return JSONResponse(await table.hint(acting_seat(request, table)))
+    return Json(await table.hint(acting_seat(request, table)))
 
 
 async def again(request: Request) -> Response:
@@ -148,12 +155,12 @@ async def again(request: Request) -> Response:
     if table.info.kind != "solo":
         raise Refusal(409, "only a single-player game can be played again with the same deals")
     new = await tables_of(request).again(table)
-    return JSONResponse({"id": new.id, "state": new.state(S)}, status_code=201)
+    return Json({"id": new.id, "state": new.state(S)}, status_code=201)
 
 
 async def record(request: Request) -> Response:
     table = await _table(request)
-    return JSONResponse(
+    return Json(
         table.record(seat_of(request, table)),
         headers={"Content-Disposition": f'attachment; filename="varaq-{table.id[:8]}.json"'},
     )
@@ -166,7 +173,7 @@ routes: list[BaseRoute] = [
     Route("/api/games/{game_id}/actions", act, methods=["POST"]),
     Route("/api/games/{game_id}/next", next_hand, methods=["POST"]),
     Route("/api/games/{game_id}/concede", concede, methods=["POST"]),
-    Route("/api/games/{game_id}/speed", speed, methods=["POST"]),
+    Route("/api/games/{game_id}/pace", pace, methods=["POST"]),
     Route("/api/games/{game_id}/again", again, methods=["POST"]),
     Route("/api/games/{game_id}/hint", hint),
     Route("/api/games/{game_id}/record", record),

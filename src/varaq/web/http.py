@@ -14,11 +14,13 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-__all__ = ["GuardedHttp"]
+__all__ = ["GuardedHttp", "guarded_http"]
 
 
 class GuardedHttp(HttpToolsProtocol):
     _header_deadline: asyncio.TimerHandle | None = None
+    #: Seconds to receive a request's headers.
+    header_timeout = 10.0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -42,10 +44,8 @@ class GuardedHttp(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def _arm(self) -> None:
-        from .serve import HEADER_TIMEOUT
-
         self._disarm()
-        self._header_deadline = self.loop.call_later(HEADER_TIMEOUT, self._too_slow)
+        self._header_deadline = self.loop.call_later(self.header_timeout, self._too_slow)
 
     def _disarm(self) -> None:
         if self._header_deadline is not None:
@@ -57,3 +57,8 @@ class GuardedHttp(HttpToolsProtocol):
         transport: Any = self.transport
         if transport is not None and not transport.is_closing():
             transport.close()
+
+
+def guarded_http(header_timeout: float) -> type[GuardedHttp]:
+    """The protocol class with its own header deadline (uvicorn takes a class)."""
+    return type("GuardedHttp", (GuardedHttp,), {"header_timeout": header_timeout})

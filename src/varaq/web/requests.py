@@ -11,14 +11,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
 from starlette.requests import Request
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
 from ..service.errors import Refusal
 
 __all__ = [
     "read_body", "parse_json", "version_of", "client_address", "check_origin", "whole_number",
-    "query_number",
+    "query_number", "Json", "json_text",
 ]
 
 
@@ -144,3 +146,16 @@ def check_origin(connection: Request | WebSocket) -> None:
     allowed = {f"http://{host}", f"https://{host}"}
     if origin not in allowed:
         raise Refusal(403, "requests from another site's pages are not accepted")
+
+
+class Json(JSONResponse):
+    """A JSON answer encoded with orjson: the server sends a table's state with every move,
+    and orjson encodes it several times faster than the standard library."""
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content)
+
+
+def json_text(doc: Any) -> str:
+    """A socket message's text (orjson, as :class:`Json`)."""
+    return orjson.dumps(doc).decode()

@@ -51,6 +51,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="addresses of reverse proxies whose X-Forwarded-For is trusted (see docs/deploy.md)",
     )
     parser.add_argument(
+        "--header-timeout", type=float, default=HEADER_TIMEOUT, metavar="SECONDS",
+        help=f"seconds a client has to send a request's headers ({HEADER_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--keep-alive", type=int, default=KEEP_ALIVE, metavar="SECONDS",
+        help=f"seconds an idle connection is kept open ({KEEP_ALIVE})",
+    )
+    parser.add_argument(
         "--test-mode", action="store_true",
         help="accept test-only requests (a chosen seed or score); never on a real server",
     )
@@ -95,7 +103,10 @@ def run(args: argparse.Namespace) -> int:
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     shown = f"[{host}]" if ":" in host else host
     print(f"Varaq is at http://{shown}:{args.port}/  (games stored in {_safe(url)})", flush=True)
-    serve(app, sock, args.forwarded_allow_ips)
+    if not 0 < args.header_timeout <= 300 or not 0 < args.keep_alive <= 300:
+        print("varaq serve: timeouts must be between 0 and 300 seconds", file=sys.stderr)
+        return 2
+    serve(app, sock, args.forwarded_allow_ips, args.header_timeout, args.keep_alive)
     return 0
 
 
@@ -122,22 +133,34 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(app: Any, sock: socket.socket, forwarded_allow_ips: str | None = None) -> None:
+def serve(
+    app: Any, sock: socket.socket, forwarded_allow_ips: str | None = None,
+    header_timeout: float = HEADER_TIMEOUT, keep_alive: int = KEEP_ALIVE,
+) -> None:
     import uvicorn
 
-    from .http import GuardedHttp
+    server = uvicorn.Server(config(app, forwarded_allow_ips, header_timeout, keep_alive))
+    asyncio.run(server.serve(sockets=[sock]))
 
-    config = uvicorn.Config(
-        app, log_level="warning", http=GuardedHttp, ws="websockets",
-        timeout_keep_alive=KEEP_ALIVE, ws_max_size=_ws_max_size(app),
+
+def config(
+    app: Any, forwarded_allow_ips: str | None = None, header_timeout: float = HEADER_TIMEOUT,
+    keep_alive: int = KEEP_ALIVE,
+) -> Any:
+    """uvicorn's configuration: every connection bounded in time and size."""
+    import uvicorn
+
+    from .http import guarded_http
+
+    return uvicorn.Config(
+        app, log_level="warning", http=guarded_http(header_timeout), ws="websockets",
+        timeout_keep_alive=keep_alive, ws_max_size=_ws_max_size(app),
         ws_ping_interval=PING_INTERVAL, ws_ping_timeout=PING_TIMEOUT,
         h11_max_incomplete_event_size=16 * 1024,
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips or "127.0.0.1",
         timeout_graceful_shutdown=5,
     )
-    server = uvicorn.Server(config)
-    asyncio.run(server.serve(sockets=[sock]))
 
 
 def _ws_max_size(app: Any) -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
@@ -22,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..service.errors import Refusal
 from ..service.tables import Listener, Table
 from .games import acting_seat, seat_of, tables_of
-from .requests import check_origin, parse_json, version_of
+from .requests import check_origin, json_text, parse_json, version_of
 
 __all__ = ["routes"]
 
@@ -93,7 +92,7 @@ async def _write(ws: WebSocket, table: Table, listener: Listener) -> None:
                 listener.resync = False
                 state = table.state(listener.reader, listener.version)
                 listener.version = state["version"]
-                await ws.send_text(json.dumps({"type": "state", **state}))
+                await ws.send_text(json_text({"type": "state", **state}))
             while listener.messages and not listener.resync:
                 message = listener.messages.popleft()
                 version = message.get("version")
@@ -101,7 +100,7 @@ async def _write(ws: WebSocket, table: Table, listener: Listener) -> None:
                     if version is None or version <= listener.version:
                         continue
                     listener.version = version
-                await ws.send_text(json.dumps(message))
+                await ws.send_text(json_text(message))
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
 
@@ -131,10 +130,10 @@ async def _message(
     if kind == "concede":
         await table.concede(acting_seat(ws, table))
         return None
-    if kind == "speed":
+    if kind == "pace":
         acting_seat(ws, table)
-        await table.set_speed(str(doc.get("speed", ""))[:16])
-        return {"type": "speed", "speed": table.speed}
+        await table.set_pace(str(doc.get("pace", ""))[:16])
+        return {"type": "pace", "pace": table.pace}
     if kind == "hint":
         seat = acting_seat(ws, table)
         return {"type": "hint", **await table.hint(seat)}

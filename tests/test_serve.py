@@ -1,0 +1,197 @@
+"""``varaq serve`` and ``varaq db`` as an operator runs them: a real process on a free port.
+
+What only a real server shows: a port already taken, connections that are slow or silent, a
+chunked body that never ends, a socket message far over the limit, and the database commands.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from varaq.cli import main
+from varaq.service.store import Store
+from varaq.web.serve import config
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, int]]:
+    """A server with short timeouts (1 s for headers, 1 s idle)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "varaq.cli", "serve", "--port", str(port), "--db",
+         f"sqlite:///{tmp_path / 'g.db'}", "--header-timeout", "1", "--keep-alive", "1"],
+        env=dict(os.environ, VARAQ_PACE="0"), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        assert proc.poll() is None and time.monotonic() < deadline
+        try:
+            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    yield base, port
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def closed_within(sock: socket.socket, seconds: float) -> bool:
+    """Whether the server closes ``sock`` within ``seconds`` (reading whatever it sends)."""
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(4096):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+    return True
+
+
+def test_a_port_in_use_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'x.db'}"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == f"varaq serve: port {port} on 127.0.0.1 is already in use; choose another " \
+                  "with --port\n"
+
+
+def test_a_silent_connection_is_closed(served: tuple[str, int]) -> None:
+    _, port = served
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        assert closed_within(sock, 10)
+
+
+def test_headers_sent_slowly_are_cut_off(served: tuple[str, int]) -> None:
+    _, port = served
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        started = time.monotonic()
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        for _ in range(20):  # one header line every 0.2 s: never finished within 1 s
+            try:
+                sock.sendall(b"X-Slow: 1\r\n")
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            time.sleep(0.2)
+        assert closed_within(sock, 10)
+        assert time.monotonic() - started < 8
+
+
+def test_an_idle_keep_alive_connection_is_closed(served: tuple[str, int]) -> None:
+    _, port = served
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.settimeout(5)
+        assert b"200 OK" in sock.recv(4096)
+        assert closed_within(sock, 10)
+
+
+def test_a_chunked_body_is_refused_at_the_limit_not_read_to_the_end(
+    served: tuple[str, int],
+) -> None:
+    _, port = served
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+        chunk = b"2000\r\n" + b" " * 0x2000 + b"\r\n"
+        sent = 0
+        sock.settimeout(0.05)
+        answer = b""
+        while sent < 50_000_000 and not answer:
+            try:
+                sock.sendall(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            sent += 0x2000
+            with contextlib.suppress(TimeoutError):
+                answer = sock.recv(4096)
+        assert sent < 5_000_000
+        if answer:
+            assert b"413" in answer.split(b"\r\n", 1)[0]
+
+
+def test_a_huge_socket_message_closes_the_socket(served: tuple[str, int]) -> None:
+    base, _ = served
+    gid = httpx.post(f"{base}/api/games", json={"level": "easy"}).json()["id"]
+    url = base.replace("http", "ws") + f"/ws/games/{gid}"
+    with connect(url, max_size=None) as ws:
+        ws.send('{"type": "hello", "version": 0}')
+        assert '"state"' in str(ws.recv(timeout=10))
+        with pytest.raises(ConnectionClosed) as info:
+            ws.send("x" * 1_000_000)
+            while True:
+                ws.recv(timeout=10)
+        assert info.value.rcvd is not None and info.value.rcvd.code == 1009
+
+
+def test_uvicorn_is_configured_with_timeouts_pings_and_sizes(tmp_path: Path) -> None:
+    from web_helpers import make_app
+
+    cfg = config(make_app(tmp_path), header_timeout=3, keep_alive=4)
+    assert cfg.timeout_keep_alive == 4 and cfg.http.header_timeout == 3
+    assert cfg.ws_ping_interval and cfg.ws_ping_timeout
+    assert cfg.ws_max_size == 4 * 16_384 and cfg.h11_max_incomplete_event_size == 16 * 1024
+
+
+def test_db_prune_removes_abandoned_games_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    store = Store(url)
+    for table_id, status in (("abandoned-1", "playing"), ("finished-1", "over"),
+                             ("recent-001", "playing")):
+        store.create_table(
+            table_id=table_id, kind="solo", level="easy", rules="varaq", seed="1", start={},
+            options={}, status=status, entries=["deal"],
+        )
+    store.close()
+    old = (datetime.now(UTC) - timedelta(days=10)).strftime("%Y-%m-%d %H:%M:%S.%f")
+    with sqlite3.connect(tmp_path / "g.db") as db:
+        db.execute("update tables set updated = ? where id != 'recent-001'", (old,))
+    assert main(["db", "prune", "--older-than", "7", "--db", url]) == 0
+    assert capsys.readouterr().out == "removed 1 unfinished table untouched for 7 days\n"
+    assert main(["db", "status", "--db", url]) == 0
+    assert "2 tables" in capsys.readouterr().out
+    assert main(["db", "prune", "--older-than", "-3", "--db", url]) == 2
+    assert "--older-than" in capsys.readouterr().err
+
+
+def test_db_upgrade_migrates_a_new_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    assert main(["db", "upgrade", "--db", url]) == 0
+    assert "revision 0001 (was empty)" in capsys.readouterr().out
+    assert main(["db", "status", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("varaq db status: OperationalError") and err.count("\n") == 1
