@@ -73,9 +73,9 @@ HARD_SAMPLES = 32
 #: The last tricks priced in the review's first step (cheap with any solver).
 FIRST_CARDS = 5
 #: Search nodes one position may take before the review stops going further back.
-POSITION_NODES = 2_000_000
-#: Search nodes the par of a full deal may take.
-PAR_NODES = 4_000_000
+POSITION_NODES = 1_000_000
+#: How many positions' worth of nodes the par of the full deal may take.
+PAR_FACTOR = 4
 #: A solver that has searched this many nodes is replaced by a fresh one, so that its table of
 #: positions (a few hundred bytes an entry) cannot grow without bound in a long review.
 SOLVER_NODES = 3_000_000
@@ -402,7 +402,7 @@ def _nil_words(pos: Position, nil_seat: int, ours: bool, better: int) -> str:
 # -- par and bids ------------------------------------------------------------------------------
 
 
-def par(facts: HandFacts, nodes: int | None = PAR_NODES) -> tuple[int, int]:
+def par(facts: HandFacts, nodes: int | None = PAR_FACTOR * POSITION_NODES) -> tuple[int, int]:
     """Tricks (NS, EW) when all four play perfectly from the first lead."""
     hands = facts.at_play()
     result = solve(hands, facts.first_leader(), (), False, facts.rules, 0,
@@ -490,12 +490,13 @@ def plan(facts: HandFacts, first_cards: int = FIRST_CARDS) -> list[Step]:
 def run_step(facts: HandFacts, step: Step, solvers: HandSolvers | None = None,
              nodes: int | None = POSITION_NODES) -> StepResult:
     """Do one step (in a worker process on the web server).  A position beyond ``nodes``
-    search nodes ends the step early, with the prices found so far and ``stopped`` said."""
+    search nodes ends the step early, with the prices found so far and ``stopped`` said; par
+    may take :data:`PAR_FACTOR` times as many."""
     if step.kind == "bids":
         return StepResult(step, bids=judge_bids(facts))
     if step.kind == "par":
         try:
-            return StepResult(step, par=par(facts, None if nodes is None else PAR_NODES))
+            return StepResult(step, par=par(facts, None if nodes is None else PAR_FACTOR * nodes))
         except SolverLimit:
             return StepResult(step, stopped="par needs a faster solver")
     if step.kind != "price":

@@ -72,12 +72,20 @@ class Limits:
     join: str = "20/minute"
     #: Any other request that changes something (actions, next hand, concede…).
     act: str = "40/second"
+    #: Hand reviews started (each can keep the review worker busy for ``review_seconds``).
+    review: str = "10/minute;60/hour"
     #: Largest request body and WebSocket message, in bytes.
     body_bytes: int = 16_384
     #: Deepest JSON nesting accepted in a body or message.
     json_depth: int = 8
     #: Messages waiting to be sent to one socket before it is resynchronised instead.
     outbox: int = 256
+    #: Largest game record a client may send for a review, in bytes (a long match is ~20 KB).
+    review_bytes: int = 131_072
+    #: Hand reviews running at once on this server; each client runs one at a time.
+    reviews_running: int = 4
+    #: Seconds of solving one review may take before it stops where it has got to.
+    review_seconds: float = 90.0
     #: Whether the rates above are counted at all (sizes and depths always are).
     rates: bool = True
 

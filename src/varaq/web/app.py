@@ -26,7 +26,7 @@ from ..service.errors import Refusal
 from ..service.settings import Pace, Settings
 from ..service.store import Store, default_db_url
 from ..service.tables import Tables
-from . import games, pages, sockets
+from . import games, learn, pages, sockets
 from .security import SecurityHeaders
 from .sessions import Sessions
 from .static import CachedStatic, content_hash, serve_page
@@ -131,6 +131,7 @@ def create_app(
         *games.routes,
         *sockets.routes,
         *pages.routes,
+        *learn.routes,
         Mount(f"/static/{static_hash}", CachedStatic(directory=static, immutable=True)),
         Mount("/static", CachedStatic(directory=static, immutable=False), name="static"),
     ]
