@@ -11,11 +11,14 @@ a record (tricks without cards) and the tests all share one implementation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .rules import Rules
 
-__all__ = ["HandScore", "score_hand", "match_winner", "NIL"]
+__all__ = [
+    "HandScore", "ScorePart", "score_hand", "score_parts", "decisive_part", "match_winner", "NIL",
+]
 
 #: A bid of 0 is nil.
 NIL = 0
@@ -44,6 +47,8 @@ class HandScore:
     bags: tuple[int, int]
     #: Whether each side took all 13 tricks.
     boston: tuple[bool, bool]
+    #: The rules the hand was scored by, so its points can be spelled out (:func:`score_parts`).
+    rules: Rules | None = field(default=None, compare=False, repr=False)
 
 
 def score_hand(
@@ -111,6 +116,7 @@ def score_hand(
         score=(score[0], score[1]),
         bags=(bags[0], bags[1]),
         boston=(boston[0], boston[1]),
+        rules=rules,
     )
 
 
@@ -127,3 +133,101 @@ def match_winner(rules: Rules, totals: tuple[int, int] | list[int]) -> int | Non
     if not over or ns == ew:
         return None
     return 0 if ns > ew else 1
+
+
+class ScorePart(NamedTuple):
+    """One line of a side's points for a hand: what a score sheet writes beside the total.
+
+    ``kind`` is ``"contract"`` (``number``: tricks bid, ``tricks`` taken by its bidders, ``made``),
+    ``"nil"`` or ``"blind_nil"`` (``seat`` the bidder, ``tricks`` it took, ``made``), ``"bags"``
+    (``number`` overtricks and nil tricks that score a point each), ``"bag_penalty"`` (``number`` of
+    penalties paid) or ``"boston"`` (all 13 tricks).
+    """
+
+    kind: str
+    points: int
+    seat: int | None = None
+    made: bool | None = None
+    number: int = 0
+    tricks: int = 0
+
+
+def score_parts(rules: Rules, hand: HandScore) -> tuple[tuple[ScorePart, ...], ...]:
+    """Each side's points for ``hand``, line by line; each side's lines add up to its score.
+
+    :func:`score_hand` stays a single pass of arithmetic because the computer players call it
+    in their searches; this spells the same result out for people (the hand summary), and a
+    property test holds the two to the same totals.
+
+    >>> rules = Rules.named("varaq")
+    >>> h = score_hand(rules, bids=(0, 3, 4, 3), blind=(False,) * 4, tricks=(2, 4, 3, 4),
+    ...                bags_before=(0, 0))
+    >>> [(p.kind, p.points) for p in score_parts(rules, h)[0]], h.score[0]
+    ([('nil', -100), ('contract', -40), ('bags', 2)], -138)
+    """
+    out: list[tuple[ScorePart, ...]] = []
+    for side in (0, 1):
+        parts: list[ScorePart] = []
+        seats = (side, side + 2)
+        scored_bags = 0
+        contract_tricks = 0
+        for seat in seats:
+            taken = hand.tricks[seat]
+            made = hand.nil_made[seat]
+            if made is None:
+                contract_tricks += taken
+                continue
+            blind = hand.blind[seat]
+            value = rules.blind_nil_value if blind else rules.nil_value
+            parts.append(ScorePart(
+                "blind_nil" if blind else "nil", value if made else -value,
+                seat=seat, made=made, tricks=taken,
+            ))
+            if rules.nil_bags_score:
+                scored_bags += taken
+        contract = hand.contract[side]
+        made_contract = hand.made[side]
+        if made_contract is not None:
+            parts.append(ScorePart(
+                "contract", 10 * contract if made_contract else -10 * contract,
+                made=made_contract, number=contract, tricks=contract_tricks,
+            ))
+            if made_contract:
+                scored_bags += contract_tricks - contract
+        if scored_bags:
+            parts.append(ScorePart("bags", scored_bags, number=scored_bags))
+        if hand.penalties[side]:
+            parts.append(ScorePart(
+                "bag_penalty", -hand.penalties[side] * rules.bag_penalty,
+                number=hand.penalties[side],
+            ))
+        if hand.boston[side] and rules.boston_bonus:
+            parts.append(ScorePart("boston", rules.boston_bonus))
+        out.append(tuple(parts))
+    return tuple(out)
+
+
+#: Lines that make a hand's story, beyond a contract simply made.
+_NOTABLE = frozenset({"nil", "blind_nil", "bag_penalty", "boston"})
+
+
+def decisive_part(parts: tuple[tuple[ScorePart, ...], ...]) -> tuple[int, ScorePart] | None:
+    """The line that decided the hand, with its side: what a summary's headline names.
+
+    A nil (made or failed), a set contract, a bag penalty or a Boston is news; the largest of
+    them wins, a failure before a success of the same size.  With no news, the larger contract
+    made; ``None`` for a hand with no lines at all.
+
+    >>> decisive_part(((ScorePart("contract", 70, made=True, number=7),),
+    ...                (ScorePart("contract", -60, made=False, number=6),)))
+    (1, ScorePart(kind='contract', points=-60, seat=None, made=False, number=6, tricks=0))
+    """
+    lines = [(side, part) for side in (0, 1) for part in parts[side]]
+    news = [
+        (side, p) for side, p in lines
+        if p.kind in _NOTABLE or (p.kind == "contract" and p.made is False)
+    ]
+    pool = news or [(side, p) for side, p in lines if p.kind == "contract"] or lines
+    if not pool:
+        return None
+    return max(pool, key=lambda sp: (abs(sp[1].points), sp[1].points < 0))

@@ -15,8 +15,9 @@ from .actions import action_text
 from .cards import card_text, cards_of, hand_text, sort_key
 from .events import TrickResult
 from .phases import BLIND, DEAL, EXCHANGE, OVER, PHASE_NAMES, PLAY
+from .reasons import why_not
 from .rules import Rules
-from .scoring import HandScore
+from .scoring import HandScore, ScorePart, decisive_part, score_parts
 from .seats import SEAT_LETTERS, SIDE_NAMES
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ class View:
             "bag_limit": self.rules.bag_limit,
             "history": [hand_score_json(h) for h in self.history],
             "legal": [action_text(a) for a in self.legal],
+            "why_not": why_not(self),
             "gave": hand_text(self.gave).split(),
             "received": hand_text(self.received).split(),
             "passing": hand_text(self.passing).split(),
@@ -117,9 +119,14 @@ class View:
 
 
 def hand_score_json(h: HandScore) -> dict[str, Any]:
-    """A hand's score as JSON, with the words a score sheet uses."""
+    """A hand's score as JSON, with the words a score sheet uses.
+
+    A hand scored by :func:`~varaq.scoring.score_hand` knows its rules, and then also gives each
+    side's points line by line (``parts``, adding up to ``score``) and the line that decided
+    the hand (``headline``: a part and its side).
+    """
     seat, side = SEAT_LETTERS, SIDE_NAMES
-    return {
+    doc: dict[str, Any] = {
         "bids": {
             seat[s]: ("blind" if h.blind[s] else ("nil" if b == 0 else b))
             for s, b in enumerate(h.bids)
@@ -132,6 +139,25 @@ def hand_score_json(h: HandScore) -> dict[str, Any]:
         "penalties": {side[i]: h.penalties[i] for i in (0, 1)},
         "score": {side[i]: h.score[i] for i in (0, 1)},
         "bags": {side[i]: h.bags[i] for i in (0, 1)},
+    }
+    if h.rules is not None:
+        parts = score_parts(h.rules, h)
+        doc["parts"] = {side[i]: [_part_json(p) for p in parts[i]] for i in (0, 1)}
+        decided = decisive_part(parts)
+        doc["headline"] = (
+            None if decided is None else {"side": side[decided[0]], **_part_json(decided[1])}
+        )
+    return doc
+
+
+def _part_json(part: ScorePart) -> dict[str, Any]:
+    return {
+        "kind": part.kind,
+        "points": part.points,
+        "seat": None if part.seat is None else SEAT_LETTERS[part.seat],
+        "made": part.made,
+        "number": part.number,
+        "tricks": part.tricks,
     }
 
 

@@ -109,7 +109,12 @@ class Console:
         return [e for e in self.errors if not any(p.search(e) for p in self.allowed)]
 
 
+#: True once no CSS transition is running (a theme switch fades colours for a moment).
+SETTLED_JS = "() => !document.getAnimations().some((a) => a instanceof CSSTransition)"
+
+
 def shot(page: Page, name: str) -> None:
-    """Save a screenshot of the table as a test artifact."""
+    """Save a screenshot of the table as a test artifact, once colours have settled."""
+    page.wait_for_function(SETTLED_JS)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)

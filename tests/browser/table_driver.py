@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-PLAYABLE = "#hand button:not([disabled])"
+#: Cards the server lets the player play now (the others are dimmed, ``aria-disabled``).
+PLAYABLE = "#hand button.playable"
+DIMMED = '#hand button[aria-disabled="true"]'
 #: True once the page waits on the player (a playable card, a bid, a choice) or a hand is over.
 READY_JS = """() => {
   const open = (id) => document.getElementById(id).open;
   if (open('summary-dialog') || open('over-dialog')) return true;
-  return Boolean(document.querySelector('#hand button:not([disabled])'));
+  return Boolean(document.querySelector('#hand button.playable'));
 }"""
 SUMMARY_JS = "() => document.getElementById('summary-dialog').open"
 

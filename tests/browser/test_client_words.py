@@ -65,9 +65,10 @@ def test_announcements_name_the_player_the_card_and_the_winner(tmp_path: Path) -
     ]
     sentences = run_module(tmp_path, (
         'import { eventWords } from "./words.js";'
-        f"const names = {json.dumps(NAMES)};"
+        'import { seating } from "./seats.js";'
+        f"const table = seating('S', {json.dumps(NAMES)});"
         f"const events = {json.dumps(events)};"
-        "console.log(JSON.stringify(events.map((e) => eventWords(e, null, (s) => names[s]))));"
+        "console.log(JSON.stringify(events.map((e) => eventWords(e, null, table))));"
     ))
     assert sentences == [
         "West plays the nine of spades.",
@@ -78,3 +79,44 @@ def test_announcements_name_the_player_the_card_and_the_winner(tmp_path: Path) -
         "Partner passes a card.",
         "You concede. East and West win the match.",
     ]
+
+
+def test_summary_words_use_the_tables_names_and_one_minus_sign(tmp_path: Path) -> None:
+    parts = [
+        {"kind": "nil", "points": -100, "seat": "N", "made": False, "number": 0, "tricks": 2},
+        {"kind": "contract", "points": -40, "seat": None, "made": False, "number": 4,
+         "tricks": 3},
+        {"kind": "bags", "points": 2, "seat": None, "made": None, "number": 2, "tricks": 0},
+        {"kind": "bag_penalty", "points": -100, "seat": None, "made": None, "number": 1,
+         "tricks": 0},
+    ]
+    set_them = {"side": "EW", "kind": "contract", "points": -60, "seat": None, "made": False,
+                "number": 6, "tricks": 5}
+    out = run_module(tmp_path, (
+        'import { headlineWords, partWords, signed, number } from "./words.js";'
+        'import { seating } from "./seats.js";'
+        f"const south = seating('S', {json.dumps(NAMES)});"
+        # Online, a person may sit East: the same words, seen from there.
+        "const east = seating('E', {N: 'Ann', E: 'You', S: 'Bo', W: 'Partner'});"
+        f"const parts = {json.dumps(parts)};"
+        f"const setThem = {json.dumps(set_them)};"
+        "console.log(JSON.stringify({"
+        "  lines: parts.map((p) => `${partWords(p, south)} ${signed(p.points)}`),"
+        "  headline: headlineWords({side: 'NS', ...parts[0]}, south),"
+        "  set: headlineWords(setThem, south), setSeenByEast: headlineWords(setThem, east),"
+        "  total: number(-47), sides: [east.sideName('EW'), east.sideName('NS')],"
+        "  places: ['bottom', 'left', 'top', 'right'].map((p) => east.seatAt(p)),"
+        "}));"
+    ))
+    assert out["lines"] == [
+        "Partner's nil failed \u2212100",
+        "Contract 4 set (3 tricks) \u221240",
+        "2 bags +2",
+        "Bag penalty \u2212100",
+    ]
+    assert out["headline"] == "Partner's nil failed: \u2212100"
+    assert out["set"] == "You set East and West: \u221260"
+    assert out["setSeenByEast"] == "Ann and Bo set you: \u221260"
+    assert out["total"] == "\u221247"
+    assert out["sides"] == ["You and Partner", "Ann and Bo"]
+    assert out["places"] == ["E", "S", "W", "N"]

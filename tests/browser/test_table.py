@@ -15,6 +15,7 @@ import pytest
 from harness import Console, Server, shot
 from playwright.sync_api import Page, WebSocketRoute, expect
 from table_driver import (
+    DIMMED,
     cards_in_hand,
     click_card,
     open_game,
@@ -52,7 +53,7 @@ def sticking_out(page: Page) -> list[str]:
 def bid(page: Page, label: str) -> None:
     wait_for_bid(page)
     page.get_by_role("button", name=label, exact=True).click()
-    expect(page.locator("#seat-S .seat-bid")).not_to_have_text("—")
+    expect(page.locator("#seat-bottom .seat-bid")).not_to_have_text("—")
 
 
 def test_mouse_plays_a_whole_hand_to_the_summary(page: Page, server: Server) -> None:
@@ -79,13 +80,11 @@ def test_mouse_plays_a_whole_hand_to_the_summary(page: Page, server: Server) -> 
     expect(page.locator("#hand").get_by_role("button", name=name, exact=True)).to_have_count(0)
     expect(page.locator("#announcer")).to_contain_text(f"You play the {name.lower()}")
 
-    # Every card is a named button; the ones South may not play are disabled.
+    # Every card is a named button; the ones South may not play are dimmed.
     wait_until_ready(page)
     names = cards_in_hand(page)
     assert names and all(CARD_NAME.match(n) for n in names)
-    assert playable_cards(page).count() + page.locator("#hand button[disabled]").count() == len(
-        names
-    )
+    assert playable_cards(page).count() + page.locator(DIMMED).count() == len(names)
     shot(page, "desktop-2-play")
 
     play_with_mouse(page, max_cards=3)
@@ -117,7 +116,7 @@ def test_keyboard_plays_a_whole_hand_to_the_summary(page: Page, server: Server) 
     expect(page.locator("#announcer")).to_contain_text("Your bid.")
     expect(page).to_have_title(re.compile(r"^● Your turn"))
     page.keyboard.press("2")  # typing a number bids it
-    expect(page.locator("#seat-S .seat-bid")).to_have_text("Bid 2")
+    expect(page.locator("#seat-bottom .seat-bid")).to_have_text("Bid 2")
     played = 0
     while True:
         wait_until_ready(page)
@@ -152,7 +151,7 @@ def test_blind_nil_hand_with_the_exchange(page: Page, server: Server) -> None:
     expect(page.locator("#hand .card.back")).to_have_count(13)
     shot(page, "desktop-5-blind-nil-choice")
     blind.click()
-    expect(page.locator("#seat-S .seat-bid")).to_have_text("Blind nil")
+    expect(page.locator("#seat-bottom .seat-bid")).to_have_text("Blind nil")
 
     # North passes two cards, then South picks two to pass back.
     expect(page.locator("#exchange-panel")).to_be_visible(timeout=45_000)
@@ -186,7 +185,7 @@ def test_reload_resumes_the_game(page: Page, server: Server) -> None:
     wait_until_ready(page)
     assert cards_in_hand(page) == before
     assert page.locator("#felt .seat-taken").all_inner_texts() == taken_before
-    expect(page.locator("#seat-S .seat-bid")).to_have_text("Bid 4")
+    expect(page.locator("#seat-bottom .seat-bid")).to_have_text("Bid 4")
     # The home page offers the game back too.
     page.goto(f"{server.base}/")
     expect(page.get_by_role("link", name="Resume game")).to_have_attribute(
@@ -232,7 +231,7 @@ def test_illegal_request_is_refused_and_changes_nothing(page: Page, server: Serv
     state = server.state(game_id)
     hand = state["view"]["hand"]
     view_cards = cards_in_hand(page)
-    disabled = page.locator("#hand button[disabled]")
+    disabled = page.locator(DIMMED)
     if disabled.count():
         # A card South holds but may not play now (a renege, or a spade before spades break).
         illegal = disabled.first.get_attribute("data-card")

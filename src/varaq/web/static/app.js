@@ -1,32 +1,46 @@
-// The table page: draws South's view, animates the server's events one by one, and turns
-// clicks, taps, drags and keys into intentions sent to the server.
+// The table page's controller: holds the game the page shows, animates the server's events one
+// by one, and sends the player's intentions. Drawing, input, dialogs, settings and sounds live
+// in their own modules; this one decides when each is called.
 //
 // The client never decides a rule. Every control it enables comes from ``view.legal``; an
 // action the server refuses shows the server's own one-line reason, and nothing changes.
 
 import { api, GameSocket, Refusal } from "./connection.js";
-import { SEAT_WORDS, cardBack, cardName, cardPicture, drawFace } from "./cards.js";
-import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
 import {
-  cell, handHeadline, historyTable, runningTotals, summaryTable,
-} from "./scoresheet.js";
-import { bidWords, eventWords } from "./words.js";
+  anyDialogOpen, askConcede, closeDialog, openDialog, showLastTrick, showOver, showRules,
+  showScores, showSummary,
+} from "./dialogs.js";
+import { drawHand } from "./hand.js";
+import { forgetGame, rememberGame, showHomePage } from "./home.js";
+import { attachInput } from "./input.js";
+import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
+import { announce, cardNote, toast } from "./notices.js";
+import { buildBidGrid, cardsToPass, drawPanel } from "./panel.js";
+import { seating as seatingOf } from "./seats.js";
+import * as settings from "./settings.js";
+import * as sound from "./sound.js";
+import {
+  buildFelt, collectTrick, drawBadges, drawScorebar, drawSeats, drawTrick, trickCards,
+} from "./table.js";
+import { eventWords, number, statusText } from "./words.js";
 
 const $ = (selector) => document.querySelector(selector);
-const SEATS = ["N", "E", "S", "W"];
-const SIDE_SEATS = { NS: ["N", "S"], EW: ["E", "W"] };
-const DEFAULT_NAMES = { N: "Partner", E: "East", S: "You", W: "West" };
 
 // "?fast" (kept for the tab's session) shortens the animations: the browser tests use it.
 if (new URLSearchParams(location.search).has("fast")) sessionStorage.setItem("varaq-fast", "1");
 const FAST = sessionStorage.getItem("varaq-fast") === "1";
 const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)").matches;
-const PACE = {
+const BASE_PACE = {
   card: FAST ? 40 : REDUCED_MOTION ? 150 : 330,
   bid: FAST ? 20 : 260,
   trick: FAST ? 160 : 1100,
   collect: FAST ? 60 : 320,
 };
+
+/** Milliseconds to dwell on a step of the animation, at the player's speed. */
+function pace(step) {
+  return FAST ? BASE_PACE[step] : BASE_PACE[step] * settings.SPEED_FACTOR[settings.speed()];
+}
 
 const game = {
   id: null,
@@ -34,7 +48,8 @@ const game = {
   version: 0,
   /** The view on screen, which lags ``version`` while events are being animated. */
   shown: null,
-  names: { ...DEFAULT_NAMES },
+  names: {},
+  seating: seatingOf("S", {}),
   queue: [],
   animating: false,
   /** Bumped by every full state, so an animation of older events stops. */
@@ -53,354 +68,72 @@ const game = {
   /** history.length whose summary the player closed (so it does not reopen by itself). */
   summaryClosedFor: -1,
   overClosed: false,
-  bidDigits: "",
-  bidTimer: null,
-  lastPointer: "mouse",
   /** The version at which "your turn" was last announced. */
   turnAnnounced: -1,
-  drag: null,
-  suppressClickUntil: 0,
 };
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// ---------------------------------------------------------------- words
-
-function nameOf(seat) {
-  return game.names[seat] || SEAT_WORDS[seat];
+/** Why a dimmed card cannot be played, as the server says, just above the hand. */
+function explain(code) {
+  const view = game.shown;
+  const reason = view && view.why_not && view.why_not[code];
+  if (reason) cardNote(reason);
 }
 
-function announce(text) {
-  if (!text) return;
-  const region = $("#announcer");
-  const line = document.createElement("p");
-  line.textContent = text;
-  region.append(line);
-  while (region.childElementCount > 12) region.firstElementChild.remove();
-}
-
-let toastTimer = null;
-function toast(text) {
-  const box = $("#toast");
-  box.textContent = text;
-  box.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, 5000);
-}
-
-// ---------------------------------------------------------------- theme
-
-function applyTheme(theme) {
-  if (theme) document.documentElement.dataset.theme = theme;
-  const dark = effectiveTheme() === "dark";
-  $("#theme-toggle").setAttribute("aria-label", dark ? "Switch to light theme" : "Switch to dark theme");
-}
-
-function effectiveTheme() {
-  const chosen = document.documentElement.dataset.theme;
-  if (chosen) return chosen;
-  return matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
-}
-
-function toggleTheme() {
-  const next = effectiveTheme() === "dark" ? "light" : "dark";
-  localStorage.setItem("varaq-theme", next);
-  applyTheme(next);
-}
-
-// ---------------------------------------------------------------- rendering
-
-function legalSet(view) {
-  return new Set(game.animating || game.queue.length || waiting() ? [] : view.legal);
-}
+// ---------------------------------------------------------------- drawing
 
 function waiting() {
   return game.sending || game.version < game.awaitVersion;
 }
 
-function sideContract(view, side) {
-  const bids = SIDE_SEATS[side].map((s) => view.bids[s]);
-  if (bids.some((b) => b === null)) return null;
-  const contract = bids.reduce((sum, b) => sum + (typeof b === "number" ? b : 0), 0);
-  const won = SIDE_SEATS[side]
-    .filter((s) => typeof view.bids[s] === "number" && view.bids[s] > 0)
-    .reduce((sum, s) => sum + view.taken[s], 0);
-  return { contract, won };
+function legalSet(view) {
+  return new Set(game.animating || game.queue.length || waiting() ? [] : view.legal);
 }
 
-function renderScorebar(view) {
-  for (const side of ["NS", "EW"]) {
-    const box = $(`#side-${side}`);
-    box.querySelector("[data-total]").textContent = String(view.totals[side]);
-    const c = view.phase === "play" || view.phase === "exchange" ? sideContract(view, side) : null;
-    const bidding = view.phase === "bid" || view.phase === "blind";
-    box.querySelector("[data-contract]").textContent = c
-      ? (c.contract ? `Contract ${c.contract} · won ${c.won}` : "Nil only")
-      : bidding ? "Bidding…" : "—";
-    const limit = view.bag_limit || 10;
-    const bags = view.bags[side];
-    const penaltyOn = !(view.badges || []).includes("No bag penalty");
-    const close = penaltyOn && bags >= limit - 3;
-    box.querySelector("[data-bags-text]").textContent = !penaltyOn ? `Bags ${bags}`
-      : close ? `Bags ${bags}/${limit} · ${limit - bags} to penalty` : `Bags ${bags}/${limit}`;
-    const fill = box.querySelector("[data-bags-fill]");
-    fill.style.width = `${Math.min(100, (100 * bags) / limit)}%`;
-    box.querySelector("[data-bags]").classList.toggle("danger", penaltyOn && bags >= limit - 2);
-    box.querySelector("[data-bags]").title = penaltyOn
-      ? `${limit - bags} more bag${limit - bags === 1 ? "" : "s"} before the penalty`
-      : "Bags";
-    box.classList.toggle("leading", view.totals[side] > view.totals[side === "NS" ? "EW" : "NS"]);
-  }
-  $("#target").textContent = `Target ${view.target}`;
-  $("#hand-no").textContent = `Hand ${view.hand_no || 1}`;
-  $("#broken").hidden = !(view.phase === "play" && view.broken);
-  const badges = $("#badges");
-  const text = (view.badges || []).join("|");
-  if (badges.dataset.text !== text) {
-    badges.dataset.text = text;
-    badges.replaceChildren(...(view.badges || []).map((b) => {
-      const li = document.createElement("li");
-      li.textContent = b;
-      return li;
-    }));
-  }
+function currentHint() {
+  return game.hint && game.hint.version === game.version ? game.hint : null;
 }
 
-function renderSeats(view) {
-  for (const seat of SEATS) {
-    const box = $(`#seat-${seat}`);
-    box.querySelector(".seat-name").textContent = nameOf(seat);
-    const bid = view.bids[seat];
-    const bidBox = box.querySelector(".seat-bid");
-    bidBox.textContent = bidWords(bid);
-    bidBox.classList.toggle("nil", bid === 0 || bid === "blind");
-    bidBox.classList.toggle("pending", bid === null);
-    const taken = box.querySelector(".seat-taken");
-    taken.textContent = `${view.taken[seat]} ${view.taken[seat] === 1 ? "trick" : "tricks"}`;
-    box.querySelector(".seat-dealer").hidden = view.dealer !== seat;
-    box.classList.toggle("turn", view.turn === seat);
-    const backs = box.querySelector(".seat-backs");
-    if (backs) {
-      const n = view.cards_left[seat];
-      if (backs.childElementCount !== n) {
-        backs.replaceChildren(...Array.from({ length: n }, () => cardBack()));
-      }
-    }
-  }
-}
-
-/** Put the trick's cards in their slots; a card new to its slot slides in from its seat. */
-function renderTrick(cards, winner) {
-  const bySeat = Object.fromEntries(cards.map((c) => [c.seat, c.card]));
-  for (const seat of SEATS) {
-    const slot = document.querySelector(`.trick-slot[data-slot="${seat}"]`);
-    const card = bySeat[seat] || "";
-    if (slot.dataset.card !== card) {
-      slot.dataset.card = card;
-      slot.replaceChildren();
-      if (card) {
-        const picture = cardPicture(card);
-        picture.classList.add("arrive", `from-${seat}`);
-        slot.append(picture);
-      }
-    }
-    slot.classList.toggle("winner", Boolean(winner) && winner === seat && Boolean(card));
-  }
-  $("#trick").classList.remove("collect-N", "collect-E", "collect-S", "collect-W");
-}
-
-function statusText(view) {
-  const mine = view.turn === "S";
-  const turnName = view.turn ? nameOf(view.turn) : "";
-  switch (view.phase) {
-    case "blind":
-      return mine ? "Blind nil, or look at your cards?" : `${turnName} is thinking about blind nil…`;
-    case "bid":
-      return mine ? "Your bid." : `${turnName} is bidding…`;
-    case "exchange":
-      return mine ? "The blind nil exchange." : `${turnName} is choosing cards to pass…`;
-    case "play":
-      if (!mine) return `${turnName} to play…`;
-      return view.trick.length ? "Your turn — follow suit if you can." : "Your lead.";
-    case "deal":
-      return view.history.length ? "Hand over." : "Ready to deal.";
-    case "over":
-      return "Match over.";
-    default:
-      return "";
-  }
-}
-
-function partnerOf(seat) {
-  return SEATS[(SEATS.indexOf(seat) + 2) % 4];
-}
-
-/** Cards to pass in a blind nil exchange, as the server's view states it. */
-function exchangeSize(view) {
-  return view.exchange || 0;
-}
-
-function renderPanel(view, legal) {
-  const mine = view.turn === "S";
-  const status = $("#status");
-  status.replaceChildren(document.createTextNode(statusText(view)));
-  if (game.hint && game.hint.version === game.version) {
-    const hint = document.createElement("span");
-    hint.className = "hint-text";
-    hint.textContent = ` Hint: ${game.hint.text}`;
-    status.append(hint);
-  }
-  if (view.phase === "deal" && game.summaryClosedFor === view.history.length) {
-    status.append(" ", panelButton(view.history.length ? "Next hand" : "Deal", nextHand));
-  }
-  if (view.phase === "deal" && !view.history.length) {
-    status.append(" ", panelButton("Deal", nextHand));
-  }
-  if (view.phase === "over" && game.overClosed) {
-    status.append(" ", panelButton("New game", openNewGame));
-  }
-
-  $("#blind-panel").hidden = !(view.phase === "blind" && mine && view.cards_hidden);
-  for (const button of document.querySelectorAll("#blind-panel [data-action]")) {
-    button.disabled = !legal.has(button.dataset.action);
-  }
-  $("#blind-worth").textContent = blindWorth(view);
-
-  const bidding = view.phase === "bid" && mine;
-  $("#bid-panel").hidden = !bidding;
-  for (const button of document.querySelectorAll("#bid-grid button")) {
-    button.disabled = !legal.has(button.dataset.action);
-    button.classList.toggle("hinted", Boolean(game.hint && game.hint.version === game.version
-      && game.hint.action === button.dataset.action));
-  }
-
-  const exchanging = view.phase === "exchange" && mine;
-  $("#exchange-panel").hidden = !exchanging;
-  if (exchanging) {
-    const size = exchangeSize(view);
-    const already = (view.passing || []).length;
-    const need = size - already;
-    $("#exchange-prompt").textContent =
-      `Pick ${need} card${need === 1 ? "" : "s"} to pass to ${nameOf(partnerOf("S"))}.`;
-    const send = $("#exchange-send");
-    send.disabled = game.picks.size !== need || waiting();
-    send.textContent = `Pass ${need} card${need === 1 ? "" : "s"}`;
-  } else {
-    game.picks.clear();
-  }
-}
-
-function blindWorth(view) {
-  const badge = (view.badges || []).find((b) => b.startsWith("Blind nil ±"));
-  const worth = badge ? badge.slice("Blind nil ±".length) : "200";
-  return `It is worth ±${worth}; looking keeps ordinary nil open.`;
-}
-
-function panelButton(text, handler) {
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "primary small";
-  button.textContent = text;
-  button.addEventListener("click", handler);
-  return button;
-}
-
-/** Lay out the hand as a fan; keep the buttons (and keyboard focus) when the cards are the same. */
-function renderHand(view, legal) {
-  const hand = $("#hand");
-  const hidden = view.cards_hidden;
-  const cards = hidden ? Array.from({ length: view.cards_left.S }, () => "back") : view.hand;
-  const key = cards.join(" ");
-  const focused = document.activeElement && hand.contains(document.activeElement)
-    ? document.activeElement.dataset.card : null;
-  const focusIndex = focused ? [...hand.children].findIndex((b) => b.dataset.card === focused) : -1;
-  if (hand.dataset.key !== key) {
-    // A new deal (or the first look at a blind nil hand): the cards fly in one by one.
-    const fresh = cards.length >= 13 && !(hand.dataset.key || "").split(" ").some((c) =>
-      cards.includes(c));
-    hand.dataset.key = key;
-    hand.replaceChildren(...cards.map((code, i) => {
-      const node = code === "back" ? cardBack() : document.createElement("button");
-      if (code !== "back") {
-        node.type = "button";
-        drawFace(node, code);
-        node.setAttribute("aria-label", cardName(code));
-      }
-      if (fresh && !FAST) {
-        node.classList.add("dealt");
-        node.style.animationDelay = `${i * 35}ms`;
-      }
-      return node;
-    }));
-    game.lifted = cards.includes(game.lifted) ? game.lifted : null;
-  }
-  const n = hand.childElementCount;
-  hand.style.setProperty("--n", String(Math.max(n, 1)));
-  const exchanging = view.phase === "exchange";
-  const passed = new Set(view.passing || []);
-  [...hand.children].forEach((node, i) => {
-    const offset = i - (n - 1) / 2;
-    node.style.setProperty("--rot", `${(offset * 1.5).toFixed(2)}deg`);
-    node.style.setProperty("--arc", `${(offset * offset * 0.4).toFixed(1)}px`);
-    if (node.tagName !== "BUTTON") return;
-    const code = node.dataset.card;
-    const playable = legal.has(code) && !passed.has(code);
-    node.disabled = !playable;
-    node.classList.toggle("playable", playable);
-    node.classList.toggle("lifted", game.lifted === code && playable);
-    node.classList.toggle("picked", exchanging && game.picks.has(code));
-    node.classList.toggle("passing", passed.has(code));
-    node.classList.toggle("received", (view.received || []).includes(code));
-    node.classList.toggle("hinted", Boolean(game.hint && game.hint.version === game.version
-      && game.hint.action === code));
-  });
-  hand.classList.toggle("my-turn", legal.size > 0 && view.phase === "play");
-  hand.classList.toggle("hidden-cards", hidden);
-  // Keyboard players keep their place: focus stays on the same card, or moves to a neighbour.
-  const active = document.activeElement;
-  const lostFocus = !active || active === document.body || (focused && !hand.contains(active));
-  if (focused && lostFocus) focusCard(Math.max(0, Math.min(focusIndex, n - 1)));
-}
-
-function focusCard(index) {
-  const buttons = [...document.querySelectorAll("#hand button")];
-  const enabled = buttons.filter((b) => !b.disabled);
-  if (!enabled.length) return;
-  const target = buttons[index] && !buttons[index].disabled
-    ? buttons[index]
-    : enabled.reduce((best, b) =>
-      Math.abs(buttons.indexOf(b) - index) < Math.abs(buttons.indexOf(best) - index) ? b : best);
-  target.focus();
-}
-
-function render(view, { trickOverride = null } = {}) {
+function render(view, { finished = null } = {}) {
+  if (!game.shown || game.shown.phase !== view.phase) rememberGame(game.id, view);
   game.shown = view;
+  game.seating = seatingOf(view.seat, game.names);
+  const seating = game.seating;
   const legal = legalSet(view);
-  renderScorebar(view);
-  renderSeats(view);
-  if (trickOverride) {
-    const cards = trickOverride.cards.map((card, i) => ({
-      seat: SEATS[(SEATS.indexOf(trickOverride.leader) + i) % 4], card,
-    }));
-    renderTrick(cards, trickOverride.winner);
-  } else {
-    renderTrick(view.trick, null);
-  }
-  renderPanel(view, legal);
-  renderHand(view, legal);
+  const hint = currentHint();
+  const felt = $("#felt");
+  drawScorebar($("#scorebar"), view, seating);
+  drawBadges($("#badges"), view.badges);
+  drawSeats(felt, view, seating);
+  if (finished) drawTrick(felt, trickCards(finished), seating, finished);
+  else drawTrick(felt, view.trick, seating, { leader: view.leader });
+  const summaryClosed = game.summaryClosedFor === view.history.length;
+  drawPanel(view, seating, {
+    legal, hint, picks: game.picks, busy: waiting(),
+    nextButton: view.phase === "deal" && (summaryClosed || !view.history.length),
+    newGameButton: view.phase === "over" && game.overClosed,
+    onNext: nextHand, onNewGame: openNewGame,
+  });
+  if (!(view.phase === "exchange" && view.turn === seating.me)) game.picks.clear();
+  if (game.lifted && !legal.has(game.lifted)) game.lifted = null;
+  drawHand($("#hand"), view, {
+    legal, lifted: game.lifted, picks: game.picks, hinted: hint && hint.action, deal: !FAST,
+  });
   $("#last-trick-button").disabled = !view.tricks.length;
   $("#concede-button").disabled = view.phase === "over";
   $("#hint-button").disabled = legal.size === 0;
-  $("#table").dataset.phase = view.phase;
-  $("#table").dataset.turn = view.turn || "";
-  $("#table").dataset.busy = legal.size === 0 && view.turn === "S" ? "true" : "false";
+  const table = $("#table");
+  table.dataset.phase = view.phase;
+  table.dataset.turn = view.turn || "";
   const myMove = legal.size > 0;
-  document.title = `${myMove ? "● Your turn · " : ""}Varaq · Us ${view.totals.NS} – Them ${
-    view.totals.EW}`;
+  document.title = `${myMove ? "● Your turn · " : ""}Varaq · ${
+    number(view.totals[seating.mySide])} – ${number(view.totals[seating.theirSide])}`;
   if (myMove && game.turnAnnounced !== game.version) {
-    // Once per position, so a screen reader hears when the table waits for South.
+    // Once per position, so a screen reader hears when the table waits for the player.
     game.turnAnnounced = game.version;
-    announce(statusText(view));
+    announce(statusText(view, seating));
+    if (view.phase === "play" || view.phase === "bid") sound.play("turn");
   }
   if (!game.animating && !game.queue.length) showDialogsFor(view);
 }
@@ -409,74 +142,40 @@ function rerender() {
   if (game.shown) render(game.shown);
 }
 
-// ---------------------------------------------------------------- hand summary and match end
-
-function openDialog(dialog) {
-  if (!dialog.open) dialog.showModal();
-}
-
-function closeDialog(dialog) {
-  if (dialog.open) dialog.close();
-}
-
 function showDialogsFor(view) {
-  const summary = $("#summary-dialog");
-  const over = $("#over-dialog");
+  const seating = game.seating;
   if (view.phase === "deal" && view.history.length
       && game.summaryClosedFor !== view.history.length) {
-    const hand = view.history[view.history.length - 1];
-    const totals = runningTotals(view)[view.history.length - 1];
-    $("#summary-title").textContent = `Hand ${view.history.length} — ${handHeadline(hand)}`;
-    $("#summary-body").replaceChildren(summaryTable(hand, totals, nameOf));
-    historyTable(view, $("#history-table"));
-    if (!summary.open) {
-      openDialog(summary);
-      $("#next-hand").focus();
-    }
-  } else {
-    closeDialog(summary);
+    showSummary(view, seating);
+  } else if ($("#next-hand").hidden === false) {
+    closeDialog($("#summary-dialog"));
   }
-  if (view.phase === "over" && !game.overClosed) {
-    const weWon = view.winner === "NS";
-    const banner = $("#over-banner");
-    banner.textContent = weWon ? "♠ ♥ ♣ ♦" : "♦ ♣ ♥ ♠";
-    banner.className = `over-banner ${weWon ? "won" : "lost"}`;
-    $("#over-title").textContent = view.conceded === "NS"
-      ? "You conceded — East and West win"
-      : weWon ? "You and your partner win!" : "East and West win the match";
-    $("#over-score").textContent = `Us ${view.totals.NS} · Them ${view.totals.EW}`;
-    const hand = view.history[view.history.length - 1];
-    const body = $("#over-body");
-    if (hand && view.conceded === null) {
-      body.replaceChildren(summaryTable(hand, runningTotals(view)[view.history.length - 1], nameOf));
-    } else {
-      body.replaceChildren();
-    }
-    historyTable(view, $("#over-history"));
-    $("#over-history").hidden = !view.history.length;
-    $("#over-record").href = api.recordUrl(game.id);
-    if (!over.open) {
-      openDialog(over);
-      $("#over-new-game").focus();
-    }
-  } else {
-    closeDialog(over);
-  }
+  if (view.phase === "over" && !game.overClosed) showOver(view, seating, api.recordUrl(game.id));
+  else closeDialog($("#over-dialog"));
 }
 
 // ---------------------------------------------------------------- events from the server
 
 function acceptState(state) {
-  if (state.names) game.names = { ...DEFAULT_NAMES, ...state.names };
+  if (state.names) game.names = { ...state.names };
   // ``resync``: the server never had our version (say, a database restored from a backup).
   if (game.shown && state.version <= game.version && !state.resync) return;
   const previous = game.version;
   game.version = state.version;
   game.queue = [];
   game.generation += 1;
+  const seating = seatingOf(state.view.seat, game.names);
   const missed = (state.events || []).filter((e) => e.version > previous);
-  if (previous && missed.length) announce(missed.map((e) => eventWords(e, state.view, nameOf)).join(" "));
+  if (previous && missed.length) {
+    announce(missed.map((e) => eventWords(e, state.view, seating)).join(" "));
+  }
   render(state.view);
+}
+
+/** An error the server sends for a message it does not know yet (the speed, until it is
+ * supported) is not the player's concern. */
+function quietError(message) {
+  return /^unknown message type\b.*pace/.test(message.error || "");
 }
 
 function onSocketMessage(message) {
@@ -495,6 +194,7 @@ function onSocketMessage(message) {
       pump();
       break;
     case "error":
+      if (quietError(message)) return;
       toast(message.error);
       rerender();
       break;
@@ -536,18 +236,21 @@ async function pump() {
     while (game.queue.length && current()) {
       const { event, view } = game.queue.shift();
       if (game.hint && game.hint.version !== game.version) game.hint = null;
-      announce(eventWords(event, view, nameOf));
+      announce(eventWords(event, view, seatingOf(view.seat, game.names)));
+      if (event.kind === "play") sound.play("card");
+      if (event.kind === "deal") sound.play("deal");
       if (event.kind === "play" && event.trick) {
-        render(view, { trickOverride: event.trick });
-        await sleep(PACE.trick);
+        render(view, { finished: event.trick });
+        await sleep(pace("trick"));
         if (!current()) break;
-        $("#trick").classList.add(`collect-${event.trick.winner}`);
-        await sleep(PACE.collect);
+        collectTrick($("#felt"), event.trick.winner, game.seating);
+        sound.play("trick");
+        await sleep(pace("collect"));
         if (!current()) break;
         render(view);
       } else {
         render(view);
-        await sleep(event.kind === "play" ? PACE.card : PACE.bid);
+        await sleep(pace(event.kind === "play" ? "card" : "bid"));
       }
     }
   } finally {
@@ -572,7 +275,7 @@ function awaitEvents(state) {
 
 /** Send one request; a refusal shows the server's reason (and a stale version resyncs). */
 async function send(request) {
-  if (game.sending) return;
+  if (game.sending) return null;
   game.sending = true;
   game.lifted = null;
   rerender();
@@ -633,178 +336,42 @@ async function showHint(hint) {
   rerender();
 }
 
-// ---------------------------------------------------------------- input: cards
-
-function onCardClick(event) {
-  const button = event.target.closest("#hand button");
-  if (!button || button.disabled) return;
-  if (performance.now() < game.suppressClickUntil) return;
-  const code = button.dataset.card;
-  const view = game.shown;
-  if (view.phase === "exchange") {
-    const need = exchangeSize(view) - (view.passing || []).length;
+/** What the input module may ask of the page. */
+const inputPage = {
+  view: () => (game.shown && !$("#table").hidden ? game.shown : null),
+  lifted: () => game.lifted,
+  lift(code) {
+    game.lifted = code;
+    rerender();
+  },
+  play: (code) => act(code),
+  pick(code) {
+    const need = cardsToPass(game.shown);
     if (game.picks.has(code)) game.picks.delete(code);
     else if (game.picks.size < need) game.picks.add(code);
     rerender();
     if (game.picks.size === need) $("#exchange-send").focus();
-    return;
-  }
-  const keyboard = event.detail === 0;
-  const touch = game.lastPointer === "touch" || game.lastPointer === "pen";
-  if (!keyboard && touch && game.lifted !== code) {
-    game.lifted = code;
-    rerender();
-    return;
-  }
-  act(code);
-}
-
-function onHandPointerDown(event) {
-  game.lastPointer = event.pointerType || "mouse";
-  const button = event.target.closest("#hand button");
-  if (!button || button.disabled || game.shown.phase !== "play") return;
-  game.drag = { button, x: event.clientX, y: event.clientY, moved: false, id: event.pointerId };
-}
-
-function onPointerMove(event) {
-  const drag = game.drag;
-  if (!drag || drag.id !== event.pointerId) return;
-  const dx = event.clientX - drag.x;
-  const dy = event.clientY - drag.y;
-  if (!drag.moved && Math.hypot(dx, dy) < 12) return;
-  if (!drag.moved) {
-    drag.moved = true;
-    drag.button.classList.add("dragging");
-    $("#trick").classList.add("drop-target");
-  }
-  drag.button.style.setProperty("--drag-x", `${dx}px`);
-  drag.button.style.setProperty("--drag-y", `${dy}px`);
-  event.preventDefault();
-}
-
-function onPointerUp(event) {
-  const drag = game.drag;
-  if (!drag || drag.id !== event.pointerId) return;
-  game.drag = null;
-  $("#trick").classList.remove("drop-target");
-  if (!drag.moved) return;
-  game.suppressClickUntil = performance.now() + 400;
-  drag.button.classList.remove("dragging");
-  drag.button.style.removeProperty("--drag-x");
-  drag.button.style.removeProperty("--drag-y");
-  const area = $("#trick").getBoundingClientRect();
-  const inside = event.clientX >= area.left && event.clientX <= area.right
-    && event.clientY >= area.top && event.clientY <= area.bottom;
-  if (inside && event.type === "pointerup") act(drag.button.dataset.card);
-}
-
-// ---------------------------------------------------------------- input: keyboard
-
-function anyDialogOpen() {
-  return [...document.querySelectorAll("dialog")].some((d) => d.open);
-}
-
-function onKeyDown(event) {
-  if (anyDialogOpen() || event.altKey || event.ctrlKey || event.metaKey) return;
-  const target = event.target;
-  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
-  const view = game.shown;
-  if (!view || $("#table").hidden) return;
-  if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
-    const buttons = [...document.querySelectorAll("#hand button:not([disabled])")];
-    if (!buttons.length) return;
-    event.preventDefault();
-    const at = buttons.indexOf(document.activeElement);
-    const step = event.key === "ArrowRight" ? 1 : -1;
-    const next = at < 0 ? (step > 0 ? 0 : buttons.length - 1)
-      : (at + step + buttons.length) % buttons.length;
-    buttons[next].focus();
-    return;
-  }
-  if (view.phase === "bid" && view.turn === "S" && !$("#bid-panel").hidden) {
-    if (/^[0-9]$/.test(event.key)) {
-      event.preventDefault();
-      typeBidDigit(event.key);
-    } else if (event.key === "n" || event.key === "N") {
-      event.preventDefault();
-      submitBid("nil");
-    } else if (event.key === "Enter" && game.bidDigits) {
-      event.preventDefault();
-      flushBidDigits();
+  },
+  explain,
+  bid(action) {
+    const button = document.querySelector(`#bid-grid button[data-action="${action}"]`);
+    if (!button || button.disabled) {
+      toast(action === "nil" ? "Nil is not open to you now." : `You cannot ${action} now.`);
+      return;
     }
-  }
+    act(action);
+  },
+  canBid: () => Boolean(game.shown) && !$("#bid-panel").hidden,
+  say: toast,
+};
+
+// ---------------------------------------------------------------- settings
+
+function paceMessage() {
+  return { type: "pace", pace: settings.speed() };
 }
 
-/** "4" bids 4 at once; "1" waits a moment for a second digit (10–13). "0" is nil. */
-function typeBidDigit(digit) {
-  clearTimeout(game.bidTimer);
-  game.bidDigits += digit;
-  const n = Number(game.bidDigits);
-  if (game.bidDigits === "1") {
-    game.bidTimer = setTimeout(flushBidDigits, 900);
-    return;
-  }
-  if (n > 13) {
-    toast(`Bids go from 0 (nil) to 13, not ${n}.`);
-    game.bidDigits = "";
-    return;
-  }
-  flushBidDigits();
-}
-
-function flushBidDigits() {
-  clearTimeout(game.bidTimer);
-  const n = Number(game.bidDigits);
-  game.bidDigits = "";
-  submitBid(n === 0 ? "nil" : `bid ${n}`);
-}
-
-function submitBid(action) {
-  const button = document.querySelector(`#bid-grid button[data-action="${action}"]`);
-  if (!button || button.disabled) {
-    toast(action === "nil" ? "Nil is not open to you now." : `You cannot ${action} now.`);
-    return;
-  }
-  act(action);
-}
-
-// ---------------------------------------------------------------- dialogs and buttons
-
-function showLastTrick() {
-  const view = game.shown;
-  const trick = view && view.tricks[view.tricks.length - 1];
-  if (!trick) return;
-  const body = $("#last-trick-body");
-  body.replaceChildren(...trick.cards.map((card, i) => {
-    const seat = SEATS[(SEATS.indexOf(trick.leader) + i) % 4];
-    const figure = document.createElement("figure");
-    figure.className = seat === trick.winner ? "won" : "";
-    figure.append(cardPicture(card));
-    const caption = cell("figcaption", `${nameOf(seat)}${i === 0 ? " (led)" : ""}`);
-    if (seat === trick.winner) caption.append(cell("strong", " — won"));
-    figure.append(caption);
-    return figure;
-  }));
-  openDialog($("#last-trick-dialog"));
-}
-
-function buildBidGrid() {
-  const grid = $("#bid-grid");
-  const buttons = [];
-  for (let n = 0; n <= 13; n++) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = n === 0 ? "bid nil" : "bid";
-    button.dataset.action = n === 0 ? "nil" : `bid ${n}`;
-    button.textContent = n === 0 ? "Nil" : String(n);
-    button.setAttribute("aria-label", n === 0 ? "Nil" : `Bid ${n}`);
-    button.addEventListener("click", () => act(button.dataset.action));
-    buttons.push(button);
-  }
-  grid.replaceChildren(...buttons);
-}
-
-// ---------------------------------------------------------------- new game
+// ---------------------------------------------------------------- new game and pages
 
 async function openNewGame() {
   closeDialog($("#over-dialog"));
@@ -834,30 +401,21 @@ async function startNewGame(event) {
   }
 }
 
-// ---------------------------------------------------------------- pages
-
 function showHome() {
-  const hero = $("#hero-cards");
-  if (!hero.childElementCount) hero.append(...["AH", "AS", "KD"].map((code) => cardPicture(code)));
   if (game.socket) game.socket.close();
   game.socket = null;
-  $("#home").hidden = false;
-  $("#table").hidden = true;
-  document.title = "Varaq · Spades";
-  const saved = localStorage.getItem("varaq-game");
-  const link = $("#resume-link");
-  link.hidden = !saved;
-  if (saved) link.href = `/play/${saved}`;
+  showHomePage();
 }
 
 async function enterGame(id, initial) {
   if (game.socket) game.socket.close();
   Object.assign(game, {
     id, version: 0, shown: null, queue: [], hint: null, picks: new Set(), lifted: null,
-    summaryClosedFor: -1, overClosed: false, awaitVersion: 0, names: { ...DEFAULT_NAMES },
+    summaryClosedFor: -1, overClosed: false, awaitVersion: 0, names: {},
   });
   $("#home").hidden = true;
   $("#table").hidden = false;
+  document.body.dataset.page = "table";
   document.title = "Varaq · Table";
   $("#record-link").href = api.recordUrl(id);
   try {
@@ -865,16 +423,16 @@ async function enterGame(id, initial) {
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     if (error.status === 404) {
-      localStorage.removeItem("varaq-game");
+      forgetGame();
       history.replaceState({}, "", "/");
       showHome();
     }
     toast(error.message);
     if (error.status === 404) return;
   }
-  localStorage.setItem("varaq-game", id);
   game.socket = new GameSocket(id, {
     version: () => game.version,
+    greeting: () => [paceMessage()],
     onMessage: onSocketMessage,
     onStatus: onSocketStatus,
   });
@@ -887,9 +445,26 @@ function route() {
   else showHome();
 }
 
+function toggleMore(open) {
+  const button = $("#more-button");
+  const next = open === undefined ? button.getAttribute("aria-expanded") !== "true" : open;
+  button.setAttribute("aria-expanded", String(next));
+  $("#more-menu").classList.toggle("open", next);
+}
+
+function closeSummary() {
+  game.summaryClosedFor = game.shown && !$("#next-hand").hidden ? game.shown.history.length
+    : game.summaryClosedFor;
+  setTimeout(rerender);
+}
+
 function wire() {
-  applyTheme(localStorage.getItem("varaq-theme"));
-  $("#theme-toggle").addEventListener("click", toggleTheme);
+  settings.wireSettings({
+    sound,
+    onSpeed: () => { if (game.socket) game.socket.send(paceMessage()); },
+  });
+  buildFelt($("#felt"));
+  buildBidGrid($("#bid-grid"), (action) => act(action));
   $("#new-game").addEventListener("click", openNewGame);
   $("#over-new-game").addEventListener("click", openNewGame);
   $("#new-game-form").addEventListener("submit", startNewGame);
@@ -897,30 +472,29 @@ function wire() {
   $("#preset-select").addEventListener("change", fillCustom);
   $("#custom-toggle").addEventListener("change", (e) => { $("#custom-rules").hidden = !e.target.checked; });
   $("#summary-close").addEventListener("click", () => {
-    game.summaryClosedFor = game.shown ? game.shown.history.length : -1;
+    closeSummary();
     closeDialog($("#summary-dialog"));
-    rerender();
   });
-  $("#summary-dialog").addEventListener("cancel", () => {
-    game.summaryClosedFor = game.shown ? game.shown.history.length : -1;
-    setTimeout(rerender);
-  });
+  $("#summary-dialog").addEventListener("cancel", closeSummary);
   $("#over-dialog").addEventListener("close", () => { game.overClosed = true; rerender(); });
   $("#next-hand").addEventListener("click", nextHand);
-  $("#last-trick-button").addEventListener("click", showLastTrick);
+  $("#last-trick-button").addEventListener("click", () => {
+    if (game.shown) showLastTrick(game.shown, game.seating);
+  });
   $("#last-trick-close").addEventListener("click", () => closeDialog($("#last-trick-dialog")));
   $("#scores-button").addEventListener("click", () => {
-    if (!game.shown) return;
-    historyTable(game.shown, $("#history-table"));
-    $("#summary-title").textContent = "Scores";
-    $("#summary-body").replaceChildren();
-    $("#next-hand").hidden = true;
-    openDialog($("#summary-dialog"));
-    $("#summary-dialog").addEventListener("close", () => { $("#next-hand").hidden = false; },
-      { once: true });
+    if (game.shown) showScores(game.shown, game.seating);
   });
+  $("#rules-button").addEventListener("click", () => {
+    if (game.shown) showRules(game.shown);
+  });
+  $("#rules-close").addEventListener("click", () => closeDialog($("#rules-dialog")));
   $("#hint-button").addEventListener("click", () => showHint(null));
-  $("#concede-button").addEventListener("click", () => openDialog($("#concede-dialog")));
+  $("#more-button").addEventListener("click", () => toggleMore());
+  $("#concede-button").addEventListener("click", () => {
+    toggleMore(false);
+    askConcede(game.seating);
+  });
   $("#concede-cancel").addEventListener("click", () => closeDialog($("#concede-dialog")));
   $("#concede-confirm").addEventListener("click", () => {
     closeDialog($("#concede-dialog"));
@@ -930,15 +504,15 @@ function wire() {
   for (const button of document.querySelectorAll("#blind-panel [data-action]")) {
     button.addEventListener("click", () => act(button.dataset.action));
   }
-  const hand = $("#hand");
-  hand.addEventListener("click", onCardClick);
-  hand.addEventListener("pointerdown", onHandPointerDown);
-  window.addEventListener("pointermove", onPointerMove, { passive: false });
-  window.addEventListener("pointerup", onPointerUp);
-  window.addEventListener("pointercancel", onPointerUp);
-  document.addEventListener("keydown", onKeyDown);
+  attachInput({ hand: $("#hand"), trick: $("#trick"), page: inputPage });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !anyDialogOpen()) toggleMore(false);
+  });
+  // The "More" menu (phones) closes when the player taps anywhere else.
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest(".controls")) toggleMore(false);
+  });
   window.addEventListener("popstate", route);
-  buildBidGrid();
 }
 
 wire();

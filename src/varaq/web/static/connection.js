@@ -48,6 +48,8 @@ export const api = {
     request("POST", `/api/games/${encodeURIComponent(id)}/next`, { version }),
   concede: (id) => request("POST", `/api/games/${encodeURIComponent(id)}/concede`, {}),
   hint: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/hint`),
+  /** This table's rules in words: ``{label, badges, sections: [{heading, text}]}``. */
+  rules: (spec) => request("GET", `/api/rules?spec=${encodeURIComponent(JSON.stringify(spec))}`),
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
 };
 
@@ -55,13 +57,15 @@ export const api = {
  * The game's WebSocket, reopened with exponential backoff whenever it drops.
  *
  * ``version()`` is asked at every (re)connect so the hello always names the latest version
- * the page holds; ``onMessage`` gets each parsed message; ``onStatus`` gets "open",
+ * the page holds; ``greeting()`` gives the messages to send after each hello (the player's
+ * settings); ``onMessage`` gets each parsed message; ``onStatus`` gets "open",
  * "reconnecting", "closed" or "gone" (the server does not know the game).
  */
 export class GameSocket {
-  constructor(gameId, { version, onMessage, onStatus }) {
+  constructor(gameId, { version, greeting = () => [], onMessage, onStatus }) {
     this.gameId = gameId;
     this.version = version;
+    this.greeting = greeting;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.delay = 500;
@@ -85,7 +89,7 @@ export class GameSocket {
     socket.addEventListener("open", () => {
       this.delay = 500;
       this.onStatus("open");
-      this.send({ type: "hello", version: this.version() });
+      this.hello();
     });
     socket.addEventListener("message", (message) => {
       let data;
@@ -119,9 +123,15 @@ export class GameSocket {
     this.delay = Math.min(this.delay * 2, 8000);
   }
 
+  /** Say which version we hold (the server answers with what we missed), then greet. */
+  hello() {
+    this.send({ type: "hello", version: this.version() });
+    for (const message of this.greeting()) this.send(message);
+  }
+
   /** Ask again for everything after our version (used when a gap in versions shows up). */
   resync() {
-    this.send({ type: "hello", version: this.version() });
+    this.hello();
   }
 
   send(message) {

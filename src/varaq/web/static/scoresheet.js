@@ -1,16 +1,14 @@
-// The score sheet: a finished hand's summary and the match's history, as tables.
+// The score sheet: a finished hand's summary and the match's history.
 //
-// Everything is read from the view (``history`` holds each hand's score as the engine computed
-// it); nothing here adds points up by the rules.
+// Everything is read from the view: each hand's points come from the server line by line
+// (``parts``, which add up to ``score``) with the line that decided the hand (``headline``);
+// nothing here adds points up by the rules.
 
-import { signed } from "./words.js";
+import { headlineWords, number, partWords, plural, signed } from "./words.js";
 
-const SIDE_SEATS = { NS: ["N", "S"], EW: ["E", "W"] };
-
-/** The totals after each hand. */
+/** The totals after each hand, counted back from the current totals (a game may start from a
+ * score other than 0 to 0). */
 export function runningTotals(view) {
-  // Totals after each hand, counted back from the current totals (a game may start from a
-  // score other than 0 to 0).
   const out = [];
   let ns = view.totals.NS;
   let ew = view.totals.EW;
@@ -29,71 +27,82 @@ export function cell(tag, text, className) {
   return node;
 }
 
-function row(label, ns, ew, className) {
+function line(label, points, className) {
   const tr = document.createElement("tr");
   if (className) tr.className = className;
-  tr.append(cell("th", label), cell("td", ns), cell("td", ew));
+  tr.append(cell("th", label), cell("td", points));
   return tr;
 }
 
-/** One hand: bids, tricks, contracts, nils, bags, penalties, points and totals. */
-export function summaryTable(hand, totals, nameOf) {
-  const table = document.createElement("table");
-  table.className = "summary";
-  const head = document.createElement("tr");
-  head.append(cell("th", ""), cell("th", "Us (N·S)"), cell("th", "Them (E·W)"));
-  table.append(head);
-  const per = (side, fn) => SIDE_SEATS[side].map(fn).join(" · ");
-  const seatBid = (s) => {
-    const b = hand.bids[s];
-    return `${s} ${b === "blind" ? "blind nil" : b}`;
-  };
-  table.append(row("Bids", per("NS", seatBid), per("EW", seatBid)));
-  table.append(row("Tricks", per("NS", (s) => `${s} ${hand.tricks[s]}`),
-    per("EW", (s) => `${s} ${hand.tricks[s]}`)));
-  const contract = (side) => {
-    const made = hand.made[side];
-    if (made === null || made === undefined) return "no contract";
-    return `${hand.contract[side]} ${made ? "made" : "set"}`;
-  };
-  table.append(row("Contract", contract("NS"), contract("EW"), "contract"));
-  const nils = (side) => SIDE_SEATS[side]
-    .filter((s) => s in hand.nil)
-    .map((s) => `${nameOf(s)}: ${hand.bids[s] === "blind" ? "blind nil" : "nil"} ${
-      hand.nil[s] ? "made" : "failed"}`)
-    .join(", ") || "—";
-  table.append(row("Nil", nils("NS"), nils("EW")));
-  table.append(row("Bags", `+${hand.new_bags.NS} (now ${hand.bags.NS})`,
-    `+${hand.new_bags.EW} (now ${hand.bags.EW})`));
-  const penalty = (side) => (hand.penalties[side] ? `${hand.penalties[side]} × bag penalty` : "—");
-  table.append(row("Penalties", penalty("NS"), penalty("EW")));
-  table.append(row("Points", signed(hand.score.NS), signed(hand.score.EW), "points"));
-  table.append(row("Total", String(totals.NS), String(totals.EW), "total"));
-  return table;
+function bidText(bid) {
+  if (bid === "blind") return "blind nil";
+  if (bid === "nil" || bid === 0) return "nil";
+  return `bid ${bid}`;
 }
 
-/** Fill ``node`` (a table) with every hand's points and running totals. */
-export function historyTable(view, node) {
+/** One side's part of a hand: its players, its points line by line, its total and bags. */
+function sideSummary(hand, total, seating, side) {
+  const box = document.createElement("section");
+  box.className = `side-sum ${side === seating.mySide ? "ours" : "theirs"}`;
+  const title = cell("h3", seating.sideName(side));
+  title.append(cell("span", signed(hand.score[side]), "side-points"));
+  const players = document.createElement("ul");
+  players.className = "players";
+  players.append(...seating.sideSeats(side).map((seat) => cell("li",
+    `${seating.name(seat)}: ${bidText(hand.bids[seat])}, took ${hand.tricks[seat]}`)));
+  const lines = document.createElement("table");
+  lines.className = "lines";
+  for (const part of (hand.parts && hand.parts[side]) || []) {
+    lines.append(line(partWords(part, seating), signed(part.points),
+      part.points < 0 ? "minus" : ""));
+  }
+  lines.append(line("Points", signed(hand.score[side]), "points"));
+  lines.append(line("Total", number(total[side]), "total"));
+  const bags = cell("p", `Bags: ${signed(hand.new_bags[side])} this hand, ${
+    hand.bags[side]} carried`, "bags-line");
+  if (hand.penalties[side]) bags.append(` (${plural(hand.penalties[side], "penalty")} paid)`);
+  box.append(title, players, lines, bags);
+  return box;
+}
+
+/** A finished hand: each side's players, points line by line, total and bags. */
+export function summaryOf(hand, total, seating) {
+  const box = document.createElement("div");
+  box.className = "summary";
+  box.append(sideSummary(hand, total, seating, seating.mySide),
+    sideSummary(hand, total, seating, seating.theirSide));
+  return box;
+}
+
+/** What decided the hand, in the table's names ("Partner's nil failed: −100"). */
+export function headlineOf(hand, seating) {
+  if (hand.headline) return headlineWords(hand.headline, seating);
+  return `${seating.sideName(seating.mySide)} ${signed(hand.score[seating.mySide])}`;
+}
+
+/** Fill ``node`` (a table) with every hand's running totals and points, or "No hands yet". */
+export function historyTable(view, node, seating) {
   const totals = runningTotals(view);
+  const sides = [seating.mySide, seating.theirSide];
   const head = document.createElement("tr");
-  head.append(cell("th", "Hand"), cell("th", "Us"), cell("th", "Them"));
+  head.append(cell("th", "Hand"), ...sides.map((side) => cell("th", seating.sideName(side))));
+  if (!view.history.length) {
+    const empty = document.createElement("tr");
+    const td = cell("td", "No hands yet", "empty");
+    td.colSpan = 3;
+    empty.append(td);
+    node.replaceChildren(head, empty);
+    return;
+  }
   const rows = view.history.map((h, i) => {
     const tr = document.createElement("tr");
     tr.append(cell("td", String(i + 1)));
-    for (const side of ["NS", "EW"]) {
-      const td = cell("td", String(totals[i][side]));
+    for (const side of sides) {
+      const td = cell("td", number(totals[i][side]));
       td.append(cell("small", ` (${signed(h.score[side])})`));
       tr.append(td);
     }
     return tr;
   });
   node.replaceChildren(head, ...rows);
-}
-
-/** "contract made, +71": the summary's title. */
-export function handHeadline(hand) {
-  const us = hand.made.NS;
-  if (us === true) return `contract made, ${signed(hand.score.NS)}`;
-  if (us === false) return `set, ${signed(hand.score.NS)}`;
-  return `${signed(hand.score.NS)} to us`;
 }

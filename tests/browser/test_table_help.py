@@ -1,0 +1,282 @@
+"""What the table tells and offers the player beyond the cards: why a card is dimmed, who led,
+the hand's points line by line, the rules, the speed and the sound.
+
+Every reason and every point shown is compared with what the server sent, never with a rule
+worked out again here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from harness import Console, Server, shot
+from playwright.sync_api import Page, Route, WebSocketRoute, expect
+from table_driver import (
+    DIMMED,
+    click_card,
+    open_game,
+    play_with_mouse,
+    playable_cards,
+    tap_card,
+    visible_point,
+    wait_for_bid,
+    wait_until_ready,
+)
+
+pytestmark = pytest.mark.browser
+
+MINUS = "\u2212"
+
+
+def bid(page: Page, label: str = "Bid 3") -> None:
+    wait_for_bid(page)
+    page.get_by_role("button", name=label, exact=True).click()
+    expect(page.locator("#seat-bottom .seat-bid")).not_to_have_text("—")
+
+
+def my_view(server: Server, game_id: str) -> dict[str, Any]:
+    view: dict[str, Any] = server.state(game_id)["view"]
+    return view
+
+
+def test_tapping_the_neighbour_of_a_lifted_card_lifts_the_neighbour(
+    phone_page: Page, server: Server
+) -> None:
+    page = phone_page
+    game_id = server.new_game(level="easy", rules="varaq", seed=21)
+    open_game(page, server.base, game_id)
+    bid(page)
+    for _ in range(12):
+        wait_until_ready(page)
+        cards = page.locator("#hand button")
+        classes = [c or "" for c in cards.evaluate_all("(bs) => bs.map((b) => b.className)")]
+        pair = next((i for i in range(len(classes) - 1)
+                     if "playable" in classes[i] and "playable" in classes[i + 1]), None)
+        if pair is not None:
+            break
+        tap_card(playable_cards(page).first)  # lift, then play, and try the next trick
+        tap_card(playable_cards(page).first)
+    else:
+        pytest.fail("never two playable cards side by side")
+    lifted, neighbour = cards.nth(pair), cards.nth(pair + 1)
+    lifted_name = str(lifted.get_attribute("aria-label"))
+    # Where a finger aims at the neighbour before anything is lifted.
+    x, y = visible_point(neighbour)
+    tap_card(lifted)
+    expect(lifted).to_have_class(re.compile(r"\blifted\b"))
+    page.touchscreen.tap(x, y)
+    expect(neighbour).to_have_class(re.compile(r"\blifted\b"))
+    expect(lifted).not_to_have_class(re.compile(r"\blifted\b"))
+    in_hand = page.locator("#hand").get_by_role("button", name=lifted_name, exact=True)
+    expect(in_hand).to_have_count(1)
+    shot(page, "phone-4-neighbour-lifted")
+
+
+def test_a_dimmed_card_says_why_in_the_servers_words(page: Page, server: Server) -> None:
+    game_id = server.new_game(level="easy", rules="varaq", seed=5)
+    open_game(page, server.base, game_id)
+    wait_for_bid(page)
+    note = page.locator("#card-note")
+    first = page.locator("#hand button").first
+    x, y = visible_point(first)
+    page.mouse.click(x, y)
+    expect(note).to_have_text(my_view(server, game_id)["why_not"][first.get_attribute("data-card")])
+    expect(note).to_have_text("Cards are played after the bidding")
+    bid(page)
+    for _ in range(13):
+        wait_until_ready(page)
+        dimmed = page.locator(DIMMED)
+        if dimmed.count():
+            break
+        click_card(playable_cards(page).first)
+    else:
+        pytest.fail("no card was ever dimmed on South's turn")
+    code = dimmed.first.get_attribute("data-card")
+    reason = my_view(server, game_id)["why_not"][code]
+    assert re.match(r"^(You must follow \w+|Spades are not broken yet)$", reason), reason
+    x, y = visible_point(dimmed.first)
+    page.mouse.click(x, y)
+    expect(note).to_have_text(reason)
+    # Nothing was played: the dimmed card is still in the hand.
+    expect(page.locator(f'#hand button[data-card="{code}"]')).to_have_count(1)
+    shot(page, "desktop-11-dimmed-card-reason")
+
+
+def test_the_trick_marks_who_led_it(page: Page, server: Server) -> None:
+    game_id = server.new_game(level="easy", rules="varaq", seed=8)
+    open_game(page, server.base, game_id)
+    bid(page)
+    for _ in range(13):
+        wait_until_ready(page)
+        state = server.state(game_id)
+        if state["view"]["trick"]:
+            break
+        click_card(playable_cards(page).first)
+    else:
+        pytest.fail("South never followed to a trick")
+    leader = state["view"]["leader"]
+    name = state["names"][leader]
+    trick = page.locator("#trick")
+    expect(trick.get_by_label(f"led by {name}", exact=True)).to_be_visible()
+    expect(trick.locator(".led-by")).to_have_count(1)
+
+
+def test_the_hand_summary_gives_each_sides_points_line_by_line(
+    page: Page, server: Server
+) -> None:
+    game_id = server.new_game(level="easy", rules="varaq", seed=13)
+    open_game(page, server.base, game_id)
+    wait_for_bid(page)
+    page.get_by_role("button", name="Scores").click()
+    expect(page.locator("#summary-dialog")).to_contain_text("No hands yet")
+    page.locator("#summary-close").click()
+    bid(page, "Nil")
+    play_with_mouse(page)
+    summary = page.locator("#summary-dialog")
+    expect(summary).to_be_visible()
+    hand = my_view(server, game_id)["history"][-1]
+    body = page.locator("#summary-body")
+    for side, which in (("NS", "ours"), ("EW", "theirs")):
+        box = body.locator(f".side-sum.{which}")
+        rows = box.locator("table.lines tr")
+        # Each of the server's lines, then "Points" and "Total".
+        expect(rows).to_have_count(len(hand["parts"][side]) + 2)
+        for i, part in enumerate(hand["parts"][side]):
+            points = part["points"]
+            words = f"+{points}" if points > 0 else f"{MINUS}{-points}"
+            expect(rows.nth(i).locator("td")).to_have_text(words)
+    expect(body.locator(".side-sum.ours h3")).to_contain_text("You and Partner")
+    expect(body).to_contain_text("Your nil")
+    text = summary.inner_text()
+    assert not re.search(r"-\d", text), text  # one minus sign: U+2212, never a hyphen
+    assert "N " not in text and "S " not in text  # names, not seat letters
+    assert page.locator("#summary-headline").inner_text().strip()
+    shot(page, "desktop-12-summary-lines")
+
+
+def test_rules_dialog_shows_the_rules_in_words_or_the_badges(
+    page: Page, server: Server, console: Console
+) -> None:
+    console.allow(r"status of 404")  # the fallback below answers 404 on purpose
+    asked: list[str] = []
+
+    def words(route: Route) -> None:
+        asked.append(route.request.url)
+        route.fulfill(json={
+            "label": "Varaq", "badges": ["Varaq", "Target 500"],
+            "sections": [{"heading": "Nil", "text": "A nil bidder takes no trick."}],
+        })
+
+    page.route("**/api/rules?*", words)
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    wait_for_bid(page)
+    page.get_by_role("button", name="Rules", exact=True).click()
+    dialog = page.locator("#rules-dialog")
+    expect(dialog.locator("h3")).to_have_text("Nil")
+    expect(dialog).to_contain_text("A nil bidder takes no trick.")
+    expect(dialog.get_by_role("link", name="All the rules")).to_have_attribute("href", "/rules")
+    spec = parse_qs(urlparse(asked[0]).query)["spec"][0]
+    assert json.loads(spec) == my_view(server, game_id)["rules"]
+    dialog.get_by_role("button", name="Close").click()
+
+    page.unroute("**/api/rules?*")
+    page.route("**/api/rules?*", lambda route: route.fulfill(status=404, json={"error": "no"}))
+    page.get_by_role("button", name="Rules", exact=True).click()
+    expect(dialog.locator("#rules-badges li")).to_have_count(
+        len(my_view(server, game_id)["badges"]))
+    expect(dialog).to_contain_text("badges")
+    expect(page.locator("#toast")).to_be_hidden()
+
+
+def test_speed_and_sound_are_remembered_and_the_speed_is_sent(
+    page: Page, server: Server
+) -> None:
+    sent: list[dict[str, Any]] = []
+
+    def relay(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            sent.append(json.loads(message))
+            upstream.send(message)
+
+        ws.on_message(to_server)
+        upstream.on_message(ws.send)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), relay)
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    wait_for_bid(page)
+    speed = page.get_by_label("Computer players' speed")
+    sound = page.get_by_role("button", name="Sound")
+    expect(speed).to_have_value("normal")
+    expect(sound).to_have_attribute("aria-pressed", "false")  # off until turned on
+    hello = sent_index(page, sent, {"type": "hello"})
+    assert sent_index(page, sent, {"type": "pace"}, after=hello) == hello + 1
+    assert sent[hello + 1]["pace"] == "normal"
+
+    speed.select_option("fast")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    sent_index(page, sent, {"type": "pace", "pace": "fast"})
+    before = len(sent)
+    page.reload()
+    wait_for_bid(page)
+    expect(speed).to_have_value("fast")
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    hello = sent_index(page, sent, {"type": "hello"}, after=before)
+    assert sent_index(page, sent, {"type": "pace", "pace": "fast"}, after=hello) == hello + 1
+    # Until the server knows "pace" it answers with an error, which the page keeps to itself.
+    expect(page.locator("#toast")).to_be_hidden()
+    # Cards are played with the sound on (and nothing is logged as an error).
+    bid(page)
+    assert play_with_mouse(page, max_cards=2) == 2
+
+
+def sent_index(page: Page, sent: list[dict[str, Any]], wanted: dict[str, Any],
+               after: int = 0) -> int:
+    """The index of the first message from ``after`` on with ``wanted``'s fields, once sent."""
+    for _ in range(200):
+        for i in range(after, len(sent)):
+            if all(sent[i].get(k) == v for k, v in wanted.items()):
+                return i
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the page sent {sent[after:]}, nothing like {wanted}")
+
+
+def test_resume_only_a_game_that_is_not_over(page: Page, server: Server) -> None:
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    wait_for_bid(page)
+    page.goto(f"{server.base}/")
+    expect(page.get_by_role("link", name="Resume game")).to_be_visible()
+    open_game(page, server.base, game_id)
+    page.get_by_role("button", name="Concede").click()
+    page.locator("#concede-confirm").click()
+    expect(page.locator("#over-dialog")).to_be_visible()
+    page.goto(f"{server.base}/")
+    expect(page.get_by_role("button", name="New game")).to_be_visible()
+    expect(page.get_by_role("link", name="Resume game")).to_be_hidden()
+
+
+def test_the_end_screen_says_the_higher_score_wins_when_both_pass_the_target(
+    page: Page, server: Server
+) -> None:
+    game_id = server.new_game(level="easy", rules="varaq")
+    state = server.state(game_id)
+    view = state["view"]
+    view.update(phase="over", turn=None, winner="NS", totals={"NS": 512, "EW": 505}, legal=[])
+    state.update(version=999, status="over")
+    page.route(f"**/api/games/{game_id}", lambda route: route.fulfill(json=state))
+    page.route_web_socket(re.compile(r"/ws/games/"), lambda ws: None)  # the socket stays quiet
+    open_game(page, server.base, game_id)
+    over = page.locator("#over-dialog")
+    expect(over).to_be_visible()
+    expect(over).to_contain_text("Both sides passed the target of 500: the higher score wins.")
+    expect(over).to_contain_text("You and Partner win")
+    shot(page, "desktop-13-both-passed")
