@@ -22,10 +22,10 @@ bids on the same cards, after the same bids.
 A review is a post-mortem with every card face up, which is why the web table offers one only
 for a hand that is over.  It costs a solve per card: with the Python solver positions of more
 than about eight cards a hand take seconds each, so the review is built in **steps** (see
-:func:`plan`): the last tricks first, then the bids and par, then earlier tricks one at a time,
-each step under a node limit.  A web job runs the steps in a worker process, shows what is
+:func:`plan`): the last tricks first, then the bids, then earlier tricks one at a time and
+last par, each step under a node limit.  A web job runs the steps in a worker process, shows what is
 priced so far, and stops where the solver cannot go within its limits; with a faster solver the
-same steps simply reach the first trick.
+same steps simply reach the first trick, and par.
 
 >>> from varaq import Game
 >>> g = Game("varaq", seed=4, dealer=0)
@@ -53,7 +53,7 @@ from .engine import BIDDING, BLIND, Game, HandLog
 from .rules import Rules
 from .scoring import HandScore
 from .seats import SEAT_LETTERS, SEAT_NAMES
-from .solver import Solver, SolverLimit, card_values, solve, trick_winner
+from .solver import Solver, SolverLimit, card_values, trick_winner
 from .view import hand_score_json
 
 __all__ = [
@@ -285,6 +285,16 @@ class HandSolvers:
         finally:
             solver.node_limit = None
 
+    def best(self, pos: Position, side: int, nodes: int | None) -> int:
+        """The tricks ``side`` takes from ``pos`` with perfect play (no card by card values:
+        cheaper when only the position's value is wanted)."""
+        solver = self.get(side)
+        solver.node_limit = None if nodes is None else solver.nodes + nodes
+        try:
+            return solver.best(pos.hands, pos.leader, pos.trick, pos.broken, pos.two_clubs)[0]
+        finally:
+            solver.node_limit = None
+
 
 def _live_nils(facts: HandFacts, pos: Position) -> list[int]:
     """Nil bidders who have taken no trick yet, the player's own side first."""
@@ -402,12 +412,12 @@ def _nil_words(pos: Position, nil_seat: int, ours: bool, better: int) -> str:
 # -- par and bids ------------------------------------------------------------------------------
 
 
-def par(facts: HandFacts, nodes: int | None = PAR_FACTOR * POSITION_NODES) -> tuple[int, int]:
+def par(facts: HandFacts, nodes: int | None = PAR_FACTOR * POSITION_NODES,
+        solvers: HandSolvers | None = None) -> tuple[int, int]:
     """Tricks (NS, EW) when all four play perfectly from the first lead."""
-    hands = facts.at_play()
-    result = solve(hands, facts.first_leader(), (), False, facts.rules, 0,
-                   first_trick_two_clubs=facts.rules.two_clubs_leads, node_limit=nodes)
-    return result.tricks, 13 - result.tricks
+    first = positions(facts)[0]
+    ns = (solvers or HandSolvers(facts.rules.jokers)).best(first, 0, nodes)
+    return ns, 13 - ns
 
 
 @dataclass(frozen=True, slots=True)
@@ -479,11 +489,14 @@ class StepResult:
 
 
 def plan(facts: HandFacts, first_cards: int = FIRST_CARDS) -> list[Step]:
-    """The review's steps in order: the last ``first_cards`` tricks, the bids, par, then each
-    earlier trick from the latest back to the first."""
-    steps = [Step("price", 52 - 4 * first_cards, 51), Step("bids"), Step("par")]
+    """The review's steps in order: the last ``first_cards`` tricks, the bids, each earlier
+    trick from the latest back to the first, and par.  Par comes last because it is the
+    hardest position of all: a solver that cannot price the first tricks cannot solve it
+    either, and one that can finds most of it already in its table."""
+    steps = [Step("price", 52 - 4 * first_cards, 51), Step("bids")]
     for trick in range(12 - first_cards, -1, -1):
         steps.append(Step("price", 4 * trick, 4 * trick + 3))
+    steps.append(Step("par"))
     return steps
 
 
@@ -496,7 +509,8 @@ def run_step(facts: HandFacts, step: Step, solvers: HandSolvers | None = None,
         return StepResult(step, bids=judge_bids(facts))
     if step.kind == "par":
         try:
-            return StepResult(step, par=par(facts, None if nodes is None else PAR_FACTOR * nodes))
+            limit = None if nodes is None else PAR_FACTOR * nodes
+            return StepResult(step, par=par(facts, limit, solvers))
         except SolverLimit:
             return StepResult(step, stopped="par needs a faster solver")
     if step.kind != "price":

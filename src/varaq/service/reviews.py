@@ -151,25 +151,26 @@ class Reviews:
     async def _run(self, job: Job) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.limits.review_seconds
-        timed_out = False
         try:
             for step in plan(job.facts):
-                if loop.time() > deadline:
-                    timed_out = True
-                    job.review.stopped = job.review.stopped or (
+                # Once the time has run out or a trick was beyond the solver, the solving stops;
+                # the bids are still judged (four decisions of the Hard player, each bounded by
+                # its fixed number of layouts).
+                if loop.time() > deadline and not job.review.stopped:
+                    job.review.stopped = (
                         f"the review's {self.limits.review_seconds:.0f} seconds ran out"
                     )
-                    break
+                if job.review.stopped and step.kind != "bids":
+                    job.done += 1
+                    continue
                 result = await loop.run_in_executor(
                     self.executor(), run_step_in_worker, job.facts, step, self.nodes
                 )
                 job.review.add(result)
                 job.done += 1
-                if result.stopped and step.kind == "price":
-                    break
             job.status = "done"
-            if not timed_out:
-                self._keep(job.facts.key, job.review)
+            # Kept even when the time ran out: asked again, this server would get no further.
+            self._keep(job.facts.key, job.review)
         except asyncio.CancelledError:
             raise
         except Exception as e:

@@ -90,6 +90,23 @@ class Limits:
     rates: bool = True
 
     @classmethod
+    def from_env(cls) -> Limits:
+        """The default limits, with ``VARAQ_REVIEW_SECONDS`` (a smaller machine, or the browser
+        tests, may want hand reviews to stop sooner)."""
+        text = os.environ.get("VARAQ_REVIEW_SECONDS")
+        if text is None:
+            return cls()
+        try:
+            seconds = float(text)
+        except ValueError:
+            seconds = -1.0
+        if not 1.0 <= seconds <= 3600.0:
+            raise ValueError(
+                f"VARAQ_REVIEW_SECONDS must be a number of seconds from 1 to 3600, not {text!r}"
+            )
+        return cls(review_seconds=seconds)
+
+    @classmethod
     def relaxed(cls) -> Limits:
         """No rate limits (functional tests, load tests on loopback); the tests that prove a
         limit set their own."""
@@ -118,10 +135,11 @@ class Settings:
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        """Settings from ``VARAQ_PACE``, ``VARAQ_TEST_MODE`` and ``VARAQ_SECRET``; keyword
-        arguments win."""
+        """Settings from ``VARAQ_PACE``, ``VARAQ_TEST_MODE``, ``VARAQ_SECRET`` and
+        ``VARAQ_REVIEW_SECONDS``; keyword arguments win."""
         values: dict[str, object] = {
             "pace": Pace.from_env(),
+            "limits": Limits.from_env(),
             "test_mode": os.environ.get("VARAQ_TEST_MODE", "") not in ("", "0", "false", "no"),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
