@@ -264,3 +264,30 @@ async def test_one_review_per_client_and_a_cap_on_the_server() -> None:
     cached = reviews.start(facts[1], "10.0.0.2", [1])
     assert cached.status == "done" and cached.review is second.review
     await reviews.close()
+
+
+# -- pages and settings -----------------------------------------------------------------------
+
+
+def test_the_pages_are_served_with_no_inline_script_or_style(client: TestClient) -> None:
+    for path, script in (("/learn", "learn.js"), ("/learn/cut", "learn.js"),
+                         ("/review", "review.js")):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        html = response.text
+        assert f'/{script}"></script>' in html and "/static/" in html
+        # The pages' content security policy allows neither (see web/security.py).
+        assert "<script>" not in html and " style=" not in html and "<style" not in html
+
+
+def test_review_seconds_come_from_the_environment_within_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("VARAQ_REVIEW_SECONDS", "15")
+    assert Limits.from_env().review_seconds == 15.0
+    for bad in ("0", "soon", "99999"):
+        monkeypatch.setenv("VARAQ_REVIEW_SECONDS", bad)
+        with pytest.raises(ValueError, match="VARAQ_REVIEW_SECONDS must be a number of seconds"):
+            Limits.from_env()
+    monkeypatch.delenv("VARAQ_REVIEW_SECONDS")
+    assert Limits.from_env() == Limits()

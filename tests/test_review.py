@@ -178,3 +178,15 @@ def test_the_facts_of_a_hand_name_it_and_know_the_score_before_it() -> None:
     assert second.totals == (game.log[0].result.score[0], game.log[0].result.score[1])
     assert second.key == HandFacts.from_game(game, 2).key != HandFacts.from_game(game, 1).key
     assert len(second.key) == 32
+
+
+def test_a_trick_counts_as_priced_once_all_its_cards_are() -> None:
+    facts = HandFacts.from_game(finished("KC"), 1)
+    review = Review(facts)
+    solvers = HandSolvers(False)
+    every = positions(facts)
+    for index in range(51, 44, -1):  # the last trick and three cards of the twelfth
+        review.priced[index] = price(facts, every[index], solvers)
+    assert review.first_trick == 13
+    review.priced[44] = price(facts, every[44], solvers)
+    assert review.first_trick == 12

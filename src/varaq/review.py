@@ -560,7 +560,9 @@ class Review:
         index = 52
         while index > 0 and index - 1 in self.priced:
             index -= 1
-        return None if index == 52 else index // 4 + 1
+        # A trick counts once all four of its cards are priced.
+        first = (index + 3) // 4 + 1
+        return None if first > 13 else first
 
     def to_json(self) -> dict[str, Any]:
         """The review for the browser: the hand, every trick card by card, par and bids."""
