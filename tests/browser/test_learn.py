@@ -19,6 +19,7 @@ import pytest
 from harness import Console, Server, shot
 from playwright.sync_api import Browser, Page, expect
 from table_driver import visible_point
+from test_rules_pages import sticking_out
 
 from varaq.actions import action_text
 from varaq.cards import card_text, cards_of
@@ -140,21 +141,6 @@ def test_lessons_on_a_phone_with_a_finger(phone_page: Page, server: Server) -> N
     expect(page.locator(".trick-slot.winner")).to_have_count(1)
     page.locator("#read-again").click()
     expect(page.locator("#lesson-text")).to_be_visible()
-
-
-def sticking_out(page: Page) -> list[str]:
-    found: list[str] = page.evaluate("""() => {
-      const width = document.documentElement.clientWidth;
-      const out = [];
-      if (document.documentElement.scrollWidth > width) out.push('page');
-      for (const node of document.querySelectorAll('body *')) {
-        if (node.closest('.table-scroll, .felt')) continue;
-        const box = node.getBoundingClientRect();
-        if (box.width && (box.right > width + 1 || box.left < -1)) out.push(node.className);
-      }
-      return out.slice(0, 8);
-    }""")
-    return found
 
 
 @pytest.mark.parametrize("lesson_id", ["follow-suit", "bidding", "bags", "blind-nil", "jokers"])

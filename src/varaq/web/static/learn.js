@@ -5,7 +5,7 @@
 // the lesson's sentence and nothing changes; a legal one comes back with the table after it,
 // right or wrong. This page decides no rule; it shows what the answer says.
 
-import { Refusal } from "./connection.js";
+import { Refusal, request } from "./connection.js";
 import { drawHand } from "./hand.js";
 import { attachInput } from "./input.js";
 import { announce, cardNote, toast } from "./notices.js";
@@ -55,25 +55,6 @@ function markFinished(id) {
   }
 }
 
-async function getJson(path, body) {
-  const init = body === undefined ? {} : {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  };
-  let response;
-  try {
-    response = await fetch(path, { ...init, headers: { Accept: "application/json", ...init.headers } });
-  } catch {
-    throw new Refusal("The server cannot be reached; try again in a moment.", 0);
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new Refusal(data && data.error ? data.error : `HTTP ${response.status}`, response.status);
-  }
-  return data;
-}
-
 // ---------------------------------------------------------------- the list
 
 async function showList() {
@@ -82,7 +63,7 @@ async function showList() {
   document.body.dataset.page = "learn";
   document.body.classList.add("doc-page");
   document.title = "Learn · Varaq";
-  const { lessons } = await getJson("/api/lessons");
+  const { lessons } = await request("GET", "/api/lessons");
   const done = finishedLessons();
   $("#lesson-list").replaceChildren(...lessons.map((item, i) => {
     const li = el("li", done.has(item.id) ? "done" : "");
@@ -113,7 +94,7 @@ async function showLesson(id) {
   document.body.classList.remove("doc-page");
   let doc;
   try {
-    doc = await getJson(`/api/lessons/${encodeURIComponent(id)}`);
+    doc = await request("GET", `/api/lessons/${encodeURIComponent(id)}`);
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     history.replaceState({}, "", "/learn");
@@ -214,7 +195,7 @@ async function attempt(action) {
   render();
   let answer;
   try {
-    answer = await getJson(`/api/lessons/${encodeURIComponent(lesson.doc.id)}/try`,
+    answer = await request("POST", `/api/lessons/${encodeURIComponent(lesson.doc.id)}/try`,
       { action, done: lesson.done });
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;

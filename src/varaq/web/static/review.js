@@ -4,7 +4,7 @@
 // Every number and sentence comes from the server's review; this page only lays it out (and
 // lists each hand's cards before a trick, which is the deal less the cards already played).
 
-import { Refusal } from "./connection.js";
+import { Refusal, request } from "./connection.js";
 import { cardPicture } from "./cards.js";
 import { el, setUpPage } from "./pages.js";
 import { trickSeats } from "./seats.js";
@@ -27,26 +27,6 @@ const page = {
   generation: 0,
 };
 
-async function call(path, body) {
-  const init = { headers: { Accept: "application/json" } };
-  if (body !== undefined) {
-    init.method = "POST";
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch {
-    throw new Refusal("The server cannot be reached; try again in a moment.", 0);
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new Refusal(data && data.error ? data.error : `HTTP ${response.status}`, response.status);
-  }
-  return data;
-}
-
 function showError(text) {
   const box = $("#review-error");
   box.textContent = text;
@@ -65,7 +45,7 @@ async function start(hand) {
   $("#review-progress").hidden = false;
   $("#progress-words").textContent = "Starting the review…";
   try {
-    const job = await call("/api/review", body);
+    const job = await request("POST", "/api/review", body);
     if (generation === page.generation) show(job);
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
@@ -77,7 +57,7 @@ async function start(hand) {
 async function poll(generation) {
   if (generation !== page.generation || !page.job) return;
   try {
-    const job = await call(`/api/review/${encodeURIComponent(page.job.id)}`);
+    const job = await request("GET", `/api/review/${encodeURIComponent(page.job.id)}`);
     if (generation === page.generation) show(job);
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
