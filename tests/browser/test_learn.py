@@ -10,16 +10,15 @@ the card that cost the contract.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from harness import Console, Server, shot
-from playwright.sync_api import Browser, Page, expect
+from harness import Server, shot
+from playwright.sync_api import Page, expect
 from table_driver import visible_point
-from test_rules_pages import sticking_out
+from test_rules_pages import sized_page, sticking_out
 
 from varaq.actions import action_text
 from varaq.cards import card_text, cards_of
@@ -28,23 +27,8 @@ from varaq.record import to_record
 
 pytestmark = pytest.mark.browser
 
-LAPTOP = {"viewport": {"width": 1366, "height": 657}, "color_scheme": "light"}
-PHONE = {"viewport": {"width": 360, "height": 640}, "color_scheme": "dark", "is_mobile": True,
-         "has_touch": True, "device_scale_factor": 2}
-SIZES = {"laptop": LAPTOP, "phone": PHONE}
-
-
-@pytest.fixture(params=list(SIZES))
-def sized(request: pytest.FixtureRequest, browser: Browser, console: Console
-          ) -> Iterator[tuple[str, Page]]:
-    context = browser.new_context(**SIZES[request.param])
-    context.set_default_timeout(30_000)
-    page = context.new_page()
-    page.on("console", lambda m: console.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: console.errors.append(f"uncaught: {e}"))
-    yield request.param, page
-    context.close()
-    assert not console.unexpected(), f"console errors: {console.unexpected()}"
+#: Each test taking ``sized_page`` runs at 1366×657 (light) and on a 360×640 phone (dark).
+__all__ = ["sized_page"]
 
 
 def moves(lesson: Lesson) -> tuple[str | None, str | None]:
@@ -145,9 +129,9 @@ def test_lessons_on_a_phone_with_a_finger(phone_page: Page, server: Server) -> N
 
 @pytest.mark.parametrize("lesson_id", ["follow-suit", "bidding", "bags", "blind-nil", "jokers"])
 def test_the_lesson_table_fits_without_scrolling(
-    sized: tuple[str, Page], server: Server, lesson_id: str
+    sized_page: tuple[str, Page], server: Server, lesson_id: str
 ) -> None:
-    size, page = sized
+    size, page = sized_page
     lesson = next(x for x in LESSONS if x.id == lesson_id)
     open_lesson(page, server, lesson)
     right = lesson.right[0]
@@ -165,9 +149,9 @@ def test_the_lesson_table_fits_without_scrolling(
 
 
 def test_the_lesson_list_fits_and_offers_the_next_lesson(
-    sized: tuple[str, Page], server: Server
+    sized_page: tuple[str, Page], server: Server
 ) -> None:
-    size, page = sized
+    size, page = sized_page
     page.goto(f"{server.base}/learn")
     expect(page.locator("#lesson-list li")).to_have_count(len(LESSONS))
     expect(page.locator("#lesson-start")).to_have_attribute("href", "/learn/follow-suit")
@@ -197,9 +181,9 @@ def scoring_record(action: str) -> dict[str, Any]:
 
 
 def test_a_reviewed_record_flags_the_card_that_cost_the_contract(
-    sized: tuple[str, Page], server: Server, tmp_path: Path
+    sized_page: tuple[str, Page], server: Server, tmp_path: Path
 ) -> None:
-    size, page = sized
+    size, page = sized_page
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(scoring_record("3C")))
     page.goto(f"{server.base}/review")
