@@ -14,11 +14,14 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
-python3 -m pip install -q --disable-pip-version-check -e '.[test,plot]' 2>&1 | grep -v -E '^(WARNING|DEPRECATION)' || true
+# Varaq and the test tools go into a virtual environment (.venv): see scripts/venv.sh.
+source scripts/venv.sh
+"$PY" -m pip install -q --disable-pip-version-check -e '.[test,plot]'
+export PATH="$PWD/$VENV/bin:$PATH"
 
 echo "== ruff"
-python3 -m ruff check src tests benchmarks
+"$PY" -m ruff check src tests benchmarks
 echo "== mypy (engine)"
-python3 -m mypy
+"$PY" -m mypy
 echo "== pytest"
-python3 -m pytest -n 2 -q "$@"
+"$PY" -m pytest -n 2 -q "$@"

@@ -243,7 +243,7 @@ def test_a_server_not_in_test_mode_refuses_a_chosen_seed_or_score(tmp_path: Any)
 
 def test_play_again_deals_the_same_cards_without_showing_the_seed(client: TestClient) -> None:
     first = new_game(client, rules="varaq")
-    again = client.post(f"/api/games/{first['id']}/again")
+    again = client.post(f"/api/games/{first['id']}/replay")
     assert again.status_code == 201
     doc = again.json()
     assert doc["id"] != first["id"] and "seed" not in json.dumps(doc)

@@ -25,7 +25,9 @@ def db_url(tmp_path: Path) -> str:
 
 
 #: A server in test mode (seeds may be chosen) with limits no functional test reaches.
-TEST_SETTINGS = Settings(test_mode=True, limits=Limits.relaxed(), secret=b"test-secret-" * 4)
+TEST_SETTINGS = Settings(
+    test_mode=True, limits=Limits.relaxed(), secret=b"test-secret-" * 4, cheap_hashes=True,
+)
 
 
 def make_app(tmp_path: Path, pace: float = 0.0, **settings: Any) -> Starlette:

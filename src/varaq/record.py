@@ -66,7 +66,7 @@ def to_record(game: Game, reader: int | None = None) -> dict[str, Any]:
     doc: dict[str, Any] = {"format": FORMAT, "rules": game.rules.to_spec()}
     if reader is not None and game.phase != OVER:
         doc["partial"] = True
-        doc["reader"] = SEAT_LETTERS[reader]
+        doc["reader"] = SEAT_LETTERS[reader] if reader >= 0 else "watcher"
     if any(game.start_totals) or any(game.start_bags):
         doc["start"] = {
             "total": _by_side(game.start_totals),
@@ -86,10 +86,12 @@ def to_record(game: Game, reader: int | None = None) -> dict[str, Any]:
 def _keep_what_reader_sees(game: Game, hand: dict[str, Any], reader: int) -> None:
     """Strip the hand in progress down to what ``reader`` may know (see :func:`to_record`)."""
     deal = hand.pop("deal", None)
+    exchange = hand.pop("exchange", None)
+    if reader < 0:  # a watcher: no hand, no exchange
+        return
     view = game.view(reader)
     if deal is not None and not view.cards_hidden:
         hand["deal"] = {SEAT_LETTERS[reader]: deal[SEAT_LETTERS[reader]]}
-    exchange = hand.pop("exchange", None)
     if exchange:
         # A seat sees what it gave and what its partner gave it; the other side's exchange
         # stays between them.

@@ -12,6 +12,8 @@ import secrets
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from argon2 import PasswordHasher
+
 __all__ = ["Settings", "Limits", "Pace", "SPEEDS", "load_secret"]
 
 #: The computer players' speed setting a table can choose, as a factor on their pauses.
@@ -126,12 +128,16 @@ class Settings:
     drop_seconds: float = 60.0
     #: Seconds after a hand before the next is dealt at a table of several people.
     next_hand_seconds: float = 15.0
+    #: Seconds of a turn timer's one "second" (1.0; tests shrink the 30 s timer to moments).
+    turn_second: float = 1.0
     #: Tables kept in memory; idle ones beyond this are dropped and rebuilt on demand.
     max_tables: int = 5000
     #: Processes for the Hard computer players (None: up to 2).
     bot_processes: int | None = None
     #: Mark the session cookie ``Secure`` (when served over HTTPS).
     secure_cookies: bool = False
+    #: Cheap password hashes, for tests only (a real hash takes tens of milliseconds).
+    cheap_hashes: bool = False
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -147,6 +153,12 @@ class Settings:
             values["secret"] = load_secret()
         settings = cls(**values)  # type: ignore[arg-type]
         return settings
+
+    def password_hasher(self) -> PasswordHasher:
+        """argon2id with RFC 9106's low-memory parameters; minimal ones for tests."""
+        if self.cheap_hashes:
+            return PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+        return PasswordHasher()
 
     def but(self, **changes: object) -> Settings:
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -26,42 +26,37 @@ import asyncio
 import contextlib
 import logging
 import random
-import secrets
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..actions import ActionError, action_text, parse_action
-from ..bots import LEVELS
 from ..engine import DEAL, OVER, Game, IllegalAction
 from ..record import to_record
-from ..rules import Rules, RulesError
-from ..seats import SEAT_LETTERS, SEAT_NAMES, S
-from .botpool import HINT_BUDGET, BotPool
+from ..seats import SEAT_LETTERS, SEAT_NAMES
+from .botpool import HINT_BUDGET
 from .errors import Refusal
-from .journal import JournalError, Line, Step, replay, write_step
-from .ratelimit import RateLimits
+from .journal import Line, Step, write_step
+from .newtable import CODE_ALPHABET, TableInfo, parse_private_table
+from .online import Online
 from .readers import event_json, view_json
 from .seating import Seating
-from .settings import SPEEDS, Pace, Settings
-from .store import Append, StaleWrite, Store, StoredTable, StoreError, make_appender
+from .settings import SPEEDS, Pace
+from .store import Append, StaleWrite, StoreError
 
-__all__ = [
-    "Table", "Tables", "Refusal", "Pace", "NAMES", "Listener", "new_table_id", "parse_new_game",
-]
+__all__ = ["Table", "Refusal", "Pace", "NAMES", "Listener", "TableInfo", "CODE_ALPHABET"]
+
+if TYPE_CHECKING:
+    from .registry import Tables
 
 log = logging.getLogger("varaq.service")
 
 #: The names a single-player table shows for its seats.
 NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
+#: Kinds of table where people play together (presence, timers, offers, phrases).
+PEOPLE_KINDS = ("private", "quick")
 #: Events in a full state (a client that gives no version still sees the last moves).
 RECENT_EVENTS = 8
-
-
-def new_table_id() -> str:
-    """An unguessable id: at a single-player table, knowing it is what lets a browser play."""
-    return secrets.token_urlsafe(16)
 
 
 class Listener:
@@ -86,9 +81,11 @@ class Listener:
         #: Events are sent only once the client's hello has said which version it has.
         self.greeted = False
 
-    def push(self, message: dict[str, Any]) -> None:
-        if not self.greeted and message.get("type") == "event":
-            return  # the hello's state will hold it
+    def push(self, message: dict[str, Any], *, reply: bool = False) -> None:
+        """Queue a message; until the client's hello, only answers to its own messages (the
+        hello's state will hold everything else)."""
+        if not self.greeted and not reply:
+            return
         if len(self.messages) >= self.size:
             self.messages.clear()
             self.resync = True
@@ -104,41 +101,6 @@ class Listener:
         self.messages = deque(m for m in self.messages if m.get("type") != "event")
         self.resync = True
         self.ready.set()
-
-
-@dataclass(slots=True)
-class TableInfo:
-    """A table's fixed facts (its row in the store, without the entries)."""
-
-    id: str
-    kind: str
-    level: str
-    rules: Rules
-    seed: str
-    totals: tuple[int, int] = (0, 0)
-    bags: tuple[int, int] = (0, 0)
-    dealer: int | None = None
-    code: str | None = None
-    host: int | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def new_game(self) -> Game:
-        return Game(self.rules, seed=self.seed, totals=self.totals, bags=self.bags,
-                    dealer=self.dealer)
-
-    def start_json(self) -> dict[str, Any]:
-        return {"total": list(self.totals), "bags": list(self.bags), "dealer": self.dealer}
-
-    @classmethod
-    def from_stored(cls, row: StoredTable) -> TableInfo:
-        start = row.start
-        total = start.get("total") or [0, 0]
-        bags = start.get("bags") or [0, 0]
-        return cls(
-            row.id, row.kind, row.level, Rules.from_spec(row.rules), row.seed,
-            (int(total[0]), int(total[1])), (int(bags[0]), int(bags[1])), start.get("dealer"),
-            row.code, row.host, dict(row.options),
-        )
 
 
 class Table:
@@ -164,6 +126,11 @@ class Table:
         #: Each reader's view JSON at the version it was built for: a move is sent to the
         #: socket and answered to the request with the same view, built once.
         self._views: dict[int | None, tuple[int, dict[str, Any]]] = {}
+        #: Presence, timers and offers of a table of people (none at a single-player table).
+        self.online: Online | None = (
+            Online(self) if info.kind in PEOPLE_KINDS else None
+        )
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -196,7 +163,7 @@ class Table:
 
     def names(self, reader: int | None) -> dict[str, str]:
         """Each seat's name as ``reader`` sees it."""
-        if self.info.kind == "solo":
+        if self.info.kind not in PEOPLE_KINDS:
             return dict(NAMES)
         out = {}
         for seat, occupant in enumerate(self.seating.seats):
@@ -210,13 +177,32 @@ class Table:
 
     def seats_json(self, reader: int | None) -> list[dict[str, Any]]:
         names = self.names(reader)
-        return [
-            {
+        out = []
+        for seat, occupant in enumerate(self.seating.seats):
+            doc: dict[str, Any] = {
                 "seat": SEAT_LETTERS[seat], "kind": occupant.kind,
                 "name": names[SEAT_LETTERS[seat]], "you": seat == reader,
+                "host": occupant.is_person and occupant.user_id is not None
+                and occupant.user_id == self.info.host,
             }
-            for seat, occupant in enumerate(self.seating.seats)
-        ]
+            if self.online is not None:
+                doc.update(self.online.seat_json(seat))
+            out.append(doc)
+        return out
+
+    def table_json(self, reader: int | None) -> dict[str, Any]:
+        """The table around the game: kind, code, options, seats, timers."""
+        doc: dict[str, Any] = {
+            "kind": self.info.kind,
+            "code": self.info.code if reader is not None else None,
+            "fill_bots": bool(self.info.options.get("fill_bots")),
+            "can_start": self.can_start()[0],
+            "next": self.info.options.get("next"),
+            "seats": self.seats_json(reader),
+        }
+        if self.online is not None:
+            doc.update(self.online.state_json())
+        return doc
 
     def state(self, reader: int | None, since: int | None = None) -> dict[str, Any]:
         """STATE of docs/protocol.md for ``reader``, with the events after ``since``."""
@@ -240,6 +226,7 @@ class Table:
             "view": self.view_json(reader),
             "names": self.names(reader),
             "seats": self.seats_json(reader),
+            "table": self.table_json(reader),
             "pace": self.pace,
             "events": events,
             "resync": resync,
@@ -248,8 +235,7 @@ class Table:
     def record(self, reader: int | None) -> dict[str, Any]:
         """The match as a ``varaq-record/1`` document, as ``reader`` may see it (the full one
         once the match is over)."""
-        doc = to_record(self.game, reader=S if reader is None else reader)
-        return doc
+        return to_record(self.game, reader=-1 if reader is None else reader)
 
     # -- requests ------------------------------------------------------------------------------
 
@@ -271,19 +257,39 @@ class Table:
             status = 400 if self.game.turn == seat else 409
             await self.commit([Line("act", seat, action)], status)
 
-    async def next_hand(self, version: int | None = None) -> None:
-        """Deal the next hand, once the last one's summary has been seen."""
+    async def next_hand(self, version: int | None = None, seat: int | None = None) -> None:
+        """Deal the next hand, once the last one's summary has been seen.  At a table of
+        people it is dealt when everyone there has asked (or after a while: see
+        :mod:`.online`)."""
         async with self.lock:
             self._check_version(version)
-            if self.game.phase != DEAL:
-                why = "the match is over" if self.game.is_over else "the hand is not finished"
+            if self.game.phase != DEAL or not self.seating.started:
+                why = ("the match is over" if self.game.is_over else
+                       "the match has not started" if not self.seating.started else
+                       "the hand is not finished")
                 raise Refusal(409, f"cannot deal the next hand: {why}")
+            if self.online is not None and seat is not None and not self.online.ask_next(seat):
+                return
             await self.commit([Line("deal")], 409)
 
-    async def concede(self, seat: int) -> None:
-        """``seat``'s side gives up: the other side wins at once."""
+    async def deal_if_due(self) -> None:
+        """The next-hand timer ran out: deal, unless someone already did."""
         async with self.lock:
+            if self.game.phase == DEAL and self.seating.started and not self.retired:
+                with contextlib.suppress(Refusal):
+                    await self.commit([Line("deal")], 409)
+
+    async def concede(self, seat: int) -> str:
+        """``seat``'s side gives up: the other side wins at once — or, at a table where the
+        partner is a person who is there, once the partner agrees (``"offered"``)."""
+        async with self.lock:
+            if self.game.is_over:
+                raise Refusal(409, "the match is over")
+            if self.online is not None and self.online.concede_needs_partner(seat):
+                self.online.offer_concession(seat)
+                return "offered"
             await self.commit([Line("concede", seat & 1)], 409)
+            return "conceded"
 
     async def set_pace(self, pace: str) -> None:
         """The computer players' pace at this table: ``slow``, ``normal`` or ``fast``."""
@@ -319,6 +325,116 @@ class Table:
         if answer.action not in view.legal:
             answer = await bots.decide("easy", view, seed)
         return {"action": action_text(answer.action), "text": answer.reason, "bot": answer.bot}
+
+    # -- a table of people: seats, start, phrases -------------------------------------------------
+
+    def can_start(self) -> tuple[bool, str]:
+        """Whether the host may start now, and if not, why."""
+        if self.seating.started:
+            return False, "the match has started"
+        people = len(self.seating.people())
+        if self.info.options.get("fill_bots"):
+            if people >= 2:
+                return True, ""
+            return False, "wait for at least one more person to join"
+        if people == 4:
+            return True, ""
+        return False, f"wait until four people sit at the table ({people} so far)"
+
+    def _host_only(self, user_id: int) -> None:
+        if self.info.host != user_id:
+            raise Refusal(403, "only the host can do that")
+
+    async def join(self, user_id: int, name: str) -> int:
+        """Seat a person who came with the table's code; their seat (theirs already if they sit
+        here).  Before the match the seats fill in order — the host's partner first — and
+        during it a person may take a seat the host left open."""
+        async with self.lock:
+            seat = self.seating.seat_of(user_id)
+            if seat is not None:
+                return seat
+            if self.game.is_over:
+                raise Refusal(409, "this match is over")
+            seat = (self.seating.next_free() if not self.seating.started
+                    else next(iter(self.seating.open_seats()), None))
+            if seat is None:
+                raise Refusal(409, "this table is full")
+            self.tables.user_names[user_id] = name
+            await self.commit([Line("sit", seat, who=f"u{user_id}")], 409)
+            return seat
+
+    async def start(self, user_id: int) -> None:
+        """The host starts the match: computer players take the open seats, and the first hand
+        is dealt."""
+        async with self.lock:
+            self._host_only(user_id)
+            ok, why = self.can_start()
+            if not ok:
+                raise Refusal(409, f"cannot start: {why}")
+            lines = [Line("sit", s, who="bot") for s in self.seating.open_seats()]
+            await self.commit([*lines, Line("start"), Line("deal")], 409)
+
+    async def configure(self, user_id: int, body: Mapping[str, Any]) -> None:
+        """The host changes the computer players' strength, the rules or the options before the
+        first deal; afterwards the variations are fixed."""
+        async with self.lock:
+            self._host_only(user_id)
+            if self.seating.started or self.game.actions:
+                raise Refusal(409, "the variations cannot change after the first deal")
+            new = parse_private_table(body)
+            options = {**self.info.options, **new.options}
+            values = {"level": new.level, "rules": new.rules.to_spec(), "options": options}
+            await self.commit([], 409, values=values)
+            self.info.level, self.info.rules, self.info.options = new.level, new.rules, options
+            self.game = self.info.new_game()
+            self._views.clear()
+            self.push_presence()
+
+    async def set_seat(self, user_id: int, seat: int, to: str) -> None:
+        """The host hands an open or absent seat to a computer player (``bot``), or leaves it
+        open for someone new (``open``; during the match a computer player plays it until
+        someone takes it)."""
+        async with self.lock:
+            self._host_only(user_id)
+            occupant = self.seating.seats[seat]
+            if to not in ("bot", "open"):
+                raise Refusal(400, 'a seat goes to "bot" or "open"')
+            if occupant.is_person:
+                away = self.online is not None and not self.online.is_present(seat)
+                if occupant.user_id == user_id:
+                    raise Refusal(409, "that is your own seat")
+                if self.seating.started and not away:
+                    raise Refusal(409, "that person is at the table: only an absent seat can go")
+            if occupant.kind == to:
+                return
+            line = Line("sit", seat, who="bot") if to == "bot" else Line("leave", seat)
+            await self.commit([line], 409)
+            if self.online is not None:
+                self.online.away_until.pop(seat, None)
+                self.online.auto.discard(seat)
+                self.online.look()
+
+    async def leave(self, user_id: int) -> None:
+        """A person gives up their seat (the host cannot: the table is theirs)."""
+        async with self.lock:
+            seat = self.seating.seat_of(user_id)
+            if seat is None:
+                raise Refusal(409, "you do not have a seat at this table")
+            if user_id == self.info.host and not self.seating.started:
+                raise Refusal(409, "the host cannot leave before the match starts")
+            if self.game.is_over:
+                return
+            await self.commit([Line("leave", seat)], 409)
+
+    def phrase(self, seat: int, phrase_id: str) -> dict[str, Any]:
+        if self.online is None:
+            raise Refusal(409, "quick phrases are for tables of people")
+        return self.online.phrase(seat, phrase_id)
+
+    def decline(self, seat: int) -> None:
+        if self.online is None:
+            raise Refusal(409, "there is no offer to decline")
+        self.online.decline(seat)
 
     # -- the single way anything changes -------------------------------------------------------
 
@@ -361,22 +477,38 @@ class Table:
             log.error("storing table %s failed: %s", self.id, e)
             what = type(e).__name__ if not isinstance(e, StoreError) else str(e).split(":")[0]
             raise Refusal(503, f"could not store the action: {what}") from None
+        was_over = self.game.is_over
         self.game, self.seating = game, seating
         self.steps.extend(steps)
+        if self.online is not None:
+            self.online.after_commit()
         self._broadcast(version, steps)
+        if game.is_over and not was_over and self.info.kind in PEOPLE_KINDS:
+            self.spawn(self._count_result())
         self.wake()
         return steps
+
+    async def _count_result(self) -> None:
+        """A finished match between people: each played one more, the winners won one."""
+        winner = self.game.winner
+        played = [o.user_id for o in self.seating.seats if o.user_id is not None]
+        won = [uid for s, o in enumerate(self.seating.seats)
+               if (uid := o.user_id) is not None and winner is not None and s & 1 == winner]
+        try:
+            await asyncio.to_thread(self.tables.store.count_results, played, won)
+        except Exception as e:  # a profile count is not worth failing anything for
+            log.error("counting the result of table %s failed: %s", self.id, e)
 
     def _broadcast(self, first: int, steps: list[Step]) -> None:
         if not self.listeners or not steps:
             return
         seated = any(step.line.kind in ("sit", "leave", "start") for step in steps)
-        by_reader: dict[int | None, tuple[dict[str, Any], list[dict[str, Any]] | None]] = {}
+        by_reader: dict[int | None, tuple[dict[str, Any], dict[str, Any] | None]] = {}
         for listener in self.listeners:
             reader = listener.reader
             if reader not in by_reader:
                 by_reader[reader] = (
-                    self.view_json(reader), self.seats_json(reader) if seated else None
+                    self.view_json(reader), self.table_json(reader) if seated else None
                 )
             view, seats = by_reader[reader]
             for i, step in enumerate(steps):
@@ -386,19 +518,42 @@ class Table:
                     "event": event_json(version, step, reader), "view": view,
                 }
                 if seats is not None:
-                    message["seats"] = seats
+                    message["table"] = seats
+                    message["seats"] = seats["seats"]
                     message["status"] = self.status
+                elif self.online is not None:
+                    message["table"] = self.table_json(reader)
                 listener.push(message)
+
+    def push_presence(self) -> None:
+        """Send every reader the table (seats, presence, timers): not an event, nothing new is
+        stored, so it carries the current version and no event."""
+        for listener in self.listeners:
+            listener.push({
+                "type": "table", "version": self.version, "status": self.status,
+                "table": self.table_json(listener.reader),
+            })
+
+    def spawn(self, coroutine: Any) -> None:
+        """Run ``coroutine`` in the background, kept until it ends (and cancelled on close)."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -- listeners -----------------------------------------------------------------------------
 
     def listen(self, reader: int | None) -> Listener:
         listener = Listener(reader, self.tables.settings.limits.outbox)
         self.listeners.add(listener)
+        if self.online is not None:
+            self.online.arrive(reader)
         return listener
 
     def unlisten(self, listener: Listener) -> None:
-        self.listeners.discard(listener)
+        if listener in self.listeners:
+            self.listeners.discard(listener)
+            if self.online is not None:
+                self.online.depart(listener.reader)
 
     # -- computer players ----------------------------------------------------------------------
 
@@ -408,8 +563,12 @@ class Table:
         return not busy and not self.listeners and not self.lock.locked()
 
     def bot_for(self, seat: int) -> bool:
-        """Whether a computer player chooses for ``seat`` now."""
-        return self.seating.seats[seat].kind == "bot"
+        """Whether a computer player chooses for ``seat`` now: a computer player's seat, a seat
+        left open during the match, or a person's seat while they are away or out of time."""
+        kind = self.seating.seats[seat].kind
+        if kind != "person":
+            return True
+        return self.online is not None and self.online.plays_for(seat)
 
     def bots_to_move(self) -> bool:
         g = self.game
@@ -449,8 +608,8 @@ class Table:
                 await asyncio.sleep(wait)
             refused: Exception | None = None
             async with self.lock:
-                if self.version != version or self.game.turn != seat:
-                    continue  # the game moved on (a concession): this answer is stale
+                if self.version != version or self.game.turn != seat or not self.bot_for(seat):
+                    continue  # the game moved on, or the person came back: a stale answer
                 auto = self.seating.seats[seat].is_person
                 try:
                     await self.commit([Line("act", seat, action, auto)], 409)
@@ -464,198 +623,12 @@ class Table:
                 await asyncio.sleep(1.0)  # then try again (outside the lock: a person may act)
 
     async def close(self) -> None:
-        for task in (self._driver, self._hint[1] if self._hint else None):
+        if self.online is not None:
+            self.online.close()
+        for task in (self._driver, self._hint[1] if self._hint else None, *self._tasks):
             if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
-
-class Tables:
-    """All tables of this server process: created here, loaded from the store on first use."""
-
-    def __init__(
-        self, store: Store, bots: BotPool, settings: Settings, limits: RateLimits | None = None,
-    ) -> None:
-        self.store = store
-        self.bots = bots
-        self.settings = settings
-        self.pace = settings.pace
-        self.limits = limits or RateLimits(settings.limits)
-        self.appender = make_appender(store)
-        self._tables: dict[str, Table] = {}
-        self._loading = asyncio.Lock()
-        #: Names of the people seated at tables in memory, by user id.
-        self.user_names: dict[int, str] = {}
-
-    async def create_solo(self, body: Mapping[str, Any]) -> Table:
-        """A new single-player table from a ``POST /api/games`` body, dealt and stored."""
-        info = parse_new_game(body, test_mode=self.settings.test_mode)
-        return await self._create(info, Seating.solo(), [Line("deal")])
-
-    async def _create(
-        self, info: TableInfo, seating: Seating, lines: list[Line],
-        seats: dict[int, int] | None = None,
-    ) -> Table:
-        game = info.new_game()
-        steps = [line.apply(game, seating) for line in lines]
-        status = "over" if game.is_over else ("playing" if seating.started else "seating")
-        try:
-            await asyncio.to_thread(
-                self.store.create_table, table_id=info.id, kind=info.kind, level=info.level,
-                rules=info.rules.to_spec(), seed=info.seed, start=info.start_json(),
-                options=info.options, status=status, entries=[write_step(s) for s in steps],
-                code=info.code, host=info.host, seats=seats,
-            )
-        except StaleWrite as e:
-            raise Refusal(409, str(e)) from None
-        except Exception as e:
-            log.error("storing a new table failed: %s", e)
-            raise Refusal(503, f"could not store the new game: {type(e).__name__}") from None
-        table = Table(info, game, seating, steps, self)
-        self._keep(table)
-        table.wake()
-        return table
-
-    async def again(self, table: Table) -> Table:
-        """A new single-player table with the same rules, strength and deals ("play this deal
-        again"): the seed never leaves the server."""
-        old = table.info
-        info = TableInfo(
-            new_table_id(), old.kind, old.level, old.rules, old.seed, old.totals, old.bags,
-            old.dealer, options={k: v for k, v in old.options.items() if k == "pace"},
-        )
-        return await self._create(info, Seating.solo(), [Line("deal")])
-
-    async def get(self, table_id: str) -> Table:
-        """The table for ``table_id``, rebuilt from the store if this process has not seen it."""
-        table = self._tables.get(table_id)
-        if table is not None:
-            table.wake()  # revives the computer players should their task have ended early
-            return table
-        if not _plausible_id(table_id):
-            raise Refusal(404, "no game with that id")
-        async with self._loading:
-            table = self._tables.get(table_id)
-            if table is not None:
-                return table
-            try:
-                stored = await asyncio.to_thread(self.store.load_table, table_id)
-            except Exception as e:
-                log.error("loading table %s failed: %s", table_id, e)
-                raise Refusal(503, f"could not load the game: {type(e).__name__}") from None
-            if stored is None:
-                raise Refusal(404, "no game with that id")
-            table = self._rebuild(stored)
-            self._keep(table)
-        table.wake()  # the computer players resume if it is their turn
-        return table
-
-    def _rebuild(self, stored: StoredTable) -> Table:
-        try:
-            info = TableInfo.from_stored(stored)
-            seating = Seating.solo() if info.kind == "solo" else Seating()
-            done = replay(info.new_game(), seating, stored.entries)
-        except (JournalError, RulesError, KeyError, ValueError, TypeError) as e:
-            log.error("table %s cannot be rebuilt: %s", stored.id, e)
-            raise Refusal(500, f"game {stored.id} cannot be rebuilt: {e}") from None
-        return Table(info, done.game, done.seating, done.steps, self)
-
-    def _keep(self, table: Table) -> None:
-        limit = self.settings.max_tables
-        if len(self._tables) >= limit:
-            for table_id, old in list(self._tables.items()):
-                if old.idle:
-                    del self._tables[table_id]
-                    old.retired = True  # a request still holding it must not write
-                if len(self._tables) < limit // 2:
-                    break
-        self._tables[table.id] = table
-
-    def __len__(self) -> int:
-        return len(self._tables)
-
-    def forget(self, table_id: str) -> None:
-        table = self._tables.pop(table_id, None)
-        if table is not None:
-            table.retired = True
-
-    async def close(self) -> None:
-        for table in list(self._tables.values()):
-            await table.close()
-        self._tables.clear()
-        await asyncio.to_thread(self.appender.close)
-
-
-def _plausible_id(table_id: str) -> bool:
-    return 8 <= len(table_id) <= 64 and all(c.isalnum() or c in "-_" for c in table_id)
-
-
-_TEST_ONLY = ("seed", "start", "dealer")
-
-
-def parse_new_game(body: Mapping[str, Any], *, test_mode: bool = False) -> TableInfo:
-    """Check a new-game body; every problem is a :class:`Refusal` with one line.
-
-    ``seed``, ``start`` and ``dealer`` let a test set up an exact position; a real server
-    refuses them, since a client that knows the seed can work out every card of every hand.
-    """
-    known = {"level", "rules", *_TEST_ONLY}
-    unknown = sorted(set(body) - known)
-    if unknown:
-        raise Refusal(400, f"unknown field {unknown[0]!r} (known: level, rules)")
-    if not test_mode:
-        for key in _TEST_ONLY:
-            if key in body:
-                raise Refusal(
-                    400, f"{key} may only be chosen on a server started in test mode"
-                )
-    level = body.get("level", "normal")
-    if level not in LEVELS:
-        raise Refusal(400, f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
-    rules = read_rules(body.get("rules", "varaq"))
-    seed = body.get("seed")
-    if seed is None:
-        seed = secrets.randbits(48)
-    elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise Refusal(400, "seed must be a whole number from 0 to 2**63-1")
-    totals, bags = _parse_start(body.get("start"))
-    dealer = body.get("dealer")
-    if dealer is not None:
-        if not isinstance(dealer, str) or dealer.upper() not in ("N", "E", "S", "W"):
-            raise Refusal(400, "dealer must be one of N, E, S, W")
-        dealer = SEAT_LETTERS.index(dealer.upper())
-    return TableInfo(new_table_id(), "solo", level, rules, str(seed), totals, bags, dealer)
-
-
-def read_rules(spec: Any) -> Rules:
-    """A table's rules from a request; a bad spec is a 422 saying why."""
-    try:
-        return Rules.from_spec(spec)
-    except RulesError as e:
-        raise Refusal(422, str(e)) from None
-    except (TypeError, ValueError, AttributeError) as e:
-        raise Refusal(422, f"bad rules: {e}") from None
-
-
-def _parse_start(start: Any) -> tuple[tuple[int, int], tuple[int, int]]:
-    if start is None:
-        return (0, 0), (0, 0)
-    if not isinstance(start, dict) or set(start) - {"total", "bags"}:
-        raise Refusal(400, 'start must be {"total": {"NS": n, "EW": n}, "bags": {...}}')
-    out = []
-    for key in ("total", "bags"):
-        part = start.get(key) or {}
-        if not isinstance(part, dict) or set(part) - {"NS", "EW"}:
-            raise Refusal(400, f'start.{key} must be {{"NS": n, "EW": n}}')
-        pair = []
-        for side in ("NS", "EW"):
-            value = part.get(side, 0)
-            if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 100000:
-                raise Refusal(400, f"start.{key}.{side} must be a whole number")
-            if key == "bags" and value < 0:
-                raise Refusal(400, f"start.bags.{side} cannot be negative")
-            pair.append(value)
-        out.append((pair[0], pair[1]))
-    return out[0], out[1]
 

@@ -21,12 +21,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import Receive, Scope, Send
 
+from ..service.accounts import Accounts
 from ..service.botpool import BotPool
 from ..service.errors import Refusal
+from ..service.quickmatch import QuickMatch
+from ..service.registry import Tables
 from ..service.settings import Pace, Settings
 from ..service.store import Store, default_db_url
-from ..service.tables import Tables
-from . import games, learn, pages, sockets
+from . import accounts, games, learn, online, pages, sockets
 from .security import SecurityHeaders
 from .sessions import Sessions
 from .static import CachedStatic, content_hash, serve_page
@@ -116,9 +118,12 @@ def create_app(
         bots = BotPool(config.bot_processes)
         app.state.store = store
         app.state.tables = Tables(store, bots, config)
+        app.state.accounts = Accounts(store, hasher=config.password_hasher())
+        app.state.quick = QuickMatch(app.state.tables.create_quick)
         try:
             yield
         finally:
+            await app.state.quick.close()
             await app.state.tables.close()
             await bots.close()
             store.close()
@@ -129,6 +134,8 @@ def create_app(
         Route("/play/{game_id}", page),
         Route("/healthz", health),
         *games.routes,
+        *accounts.routes,
+        *online.routes,
         *sockets.routes,
         *pages.routes,
         *learn.routes,

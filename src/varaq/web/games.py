@@ -18,7 +18,9 @@ from ..bots import LEVELS
 from ..rules import PRESETS, RULE_HELP, options_json
 from ..seats import S
 from ..service.errors import Refusal
-from ..service.tables import Table, Tables
+from ..service.registry import Tables
+from ..service.seating import GUEST
+from ..service.tables import Table
 from .requests import (
     Json,
     check_origin,
@@ -44,8 +46,11 @@ async def body_of(request: Request, *, optional: bool = False) -> dict[str, Any]
 
 
 def seat_of(connection: Request | WebSocket, table: Table) -> int | None:
-    """The seat the asker holds at ``table``, or ``None`` for a watcher."""
-    if table.info.kind == "solo":
+    """The seat the asker holds at ``table``, or ``None`` for a watcher.
+
+    A table whose one person is a guest (a single-player game, a daily played without an
+    account) is South's to whoever knows its id; any other seat is a signed-in person's."""
+    if table.seating.seats[S] == GUEST:
         return S
     user_id = connection.app.state.identity.user_id(connection)
     if user_id is None:
@@ -119,7 +124,7 @@ async def next_hand(request: Request) -> Response:
     table = await _table(request)
     seat = acting_seat(request, table)
     version = version_of(body)
-    await table.next_hand(version)
+    await table.next_hand(version, seat)
     return Json(table.state(seat, version))
 
 
@@ -128,8 +133,8 @@ async def concede(request: Request) -> Response:
     await _limited(request, "act")
     table = await _table(request)
     seat = acting_seat(request, table)
-    await table.concede(seat)
-    return Json(table.state(seat))
+    result = await table.concede(seat)
+    return Json({**table.state(seat), "concede": result})
 
 
 async def pace(request: Request) -> Response:
@@ -147,14 +152,14 @@ async def hint(request: Request) -> Response:
     return Json(await table.hint(acting_seat(request, table)))
 
 
-async def again(request: Request) -> Response:
+async def replay(request: Request) -> Response:
     """Play the same deals again, at a new single-player table."""
     await body_of(request, optional=True)
     await _limited(request, "create")
     table = await _table(request)
     if table.info.kind != "solo":
         raise Refusal(409, "only a single-player game can be played again with the same deals")
-    new = await tables_of(request).again(table)
+    new = await tables_of(request).replay(table)
     return Json({"id": new.id, "state": new.state(S)}, status_code=201)
 
 
@@ -174,7 +179,7 @@ routes: list[BaseRoute] = [
     Route("/api/games/{game_id}/next", next_hand, methods=["POST"]),
     Route("/api/games/{game_id}/concede", concede, methods=["POST"]),
     Route("/api/games/{game_id}/pace", pace, methods=["POST"]),
-    Route("/api/games/{game_id}/again", again, methods=["POST"]),
+    Route("/api/games/{game_id}/replay", replay, methods=["POST"]),
     Route("/api/games/{game_id}/hint", hint),
     Route("/api/games/{game_id}/record", record),
 ]

@@ -72,7 +72,7 @@ async def table_socket(ws: WebSocket) -> None:
                     await ws.close(code=1008)
                     break
             if reply is not None:
-                listener.push(reply)
+                listener.push(reply, reply=True)
     except WebSocketDisconnect:
         pass
     finally:
@@ -124,11 +124,18 @@ async def _message(
         await table.act(acting_seat(ws, table), action, version_of(doc))
         return None
     if kind == "next":
-        acting_seat(ws, table)
-        await table.next_hand(version_of(doc))
+        await table.next_hand(version_of(doc), acting_seat(ws, table))
         return None
     if kind == "concede":
-        await table.concede(acting_seat(ws, table))
+        result = await table.concede(acting_seat(ws, table))
+        # A concession shows as its event; an offer to the partner is only this answer (and
+        # the table message everyone gets).
+        return {"type": "concede", "concede": result} if result == "offered" else None
+    if kind == "decline":
+        table.decline(acting_seat(ws, table))
+        return None
+    if kind == "phrase":
+        table.phrase(acting_seat(ws, table), str(doc.get("phrase", ""))[:16])
         return None
     if kind == "pace":
         acting_seat(ws, table)

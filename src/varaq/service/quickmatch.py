@@ -1,0 +1,141 @@
+"""Quick match: a queue of signed-in people, seated four at a time in arrival order.
+
+Everyone in the queue plays the same game: the ``varaq`` preset with Normal computer players
+wherever people are missing.  A person may allow computer players to fill their table after a
+wait they choose (``bots_after`` seconds; ``None``: only people).  Every ``TICK`` the queue is
+looked at from the front:
+
+- four people waiting: the first four sit down together;
+- otherwise, if the person at the front has waited longer than they allowed, they sit down with
+  those behind them who also allow computer players (up to four people), and computer players
+  take the other seats.
+
+A person's status says how long they have waited, how many are in the queue, and — once
+seated — the table to go to (kept for a while, so a page that polls late still finds it).
+The queue lives in this process; :class:`QuickMatch` is small on purpose so that several
+processes can share one (in Redis) behind the same few verbs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import Refusal
+
+__all__ = ["QuickMatch", "Waiting", "TICK", "MAX_WAIT"]
+
+log = logging.getLogger("varaq.service")
+
+#: Seconds between two looks at the queue.
+TICK = 0.5
+#: The longest ``bots_after`` a person may choose (seconds).
+MAX_WAIT = 600
+#: Seconds a seated person's table stays in their status.
+SEATED_FOR = 600.0
+
+
+@dataclass(slots=True)
+class Waiting:
+    user_id: int
+    name: str
+    since: float
+    bots_after: float | None
+
+
+class QuickMatch:
+    def __init__(
+        self, seat: Callable[[list[tuple[int, str]]], Awaitable[Any]],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        #: Makes the table for a group (``Tables.create_quick``); returns it.
+        self._seat = seat
+        self._clock = clock
+        self.queue: list[Waiting] = []
+        #: user id -> (table id, when seated)
+        self.seated: dict[int, tuple[str, float]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def join(self, user_id: int, name: str, bots_after: Any) -> dict[str, Any]:
+        if bots_after is not None and (
+            not isinstance(bots_after, (int, float)) or isinstance(bots_after, bool)
+            or not 0 <= bots_after <= MAX_WAIT
+        ):
+            raise Refusal(400, f"bots_after must be a number of seconds from 0 to {MAX_WAIT}, "
+                               "or null for people only")
+        self.seated.pop(user_id, None)
+        for w in self.queue:
+            if w.user_id == user_id:
+                w.bots_after = None if bots_after is None else float(bots_after)
+                return self.status(user_id)
+        self.queue.append(Waiting(user_id, name, self._clock(),
+                                  None if bots_after is None else float(bots_after)))
+        self._ensure_running()
+        return self.status(user_id)
+
+    def leave(self, user_id: int) -> dict[str, Any]:
+        self.queue = [w for w in self.queue if w.user_id != user_id]
+        return self.status(user_id)
+
+    def status(self, user_id: int) -> dict[str, Any]:
+        now = self._clock()
+        seated = self.seated.get(user_id)
+        if seated is not None and now - seated[1] < SEATED_FOR:
+            return {"state": "seated", "table": seated[0], "queue": len(self.queue)}
+        for position, w in enumerate(self.queue):
+            if w.user_id == user_id:
+                return {
+                    "state": "waiting", "waited": round(now - w.since, 1),
+                    "position": position + 1, "queue": len(self.queue),
+                    "bots_after": w.bots_after,
+                }
+        return {"state": "idle", "queue": len(self.queue)}
+
+    def groups(self) -> list[list[Waiting]]:
+        """Take the groups that can sit down now off the front of the queue."""
+        out = []
+        now = self._clock()
+        while len(self.queue) >= 4:
+            out.append(self.queue[:4])
+            self.queue = self.queue[4:]
+        if self.queue:
+            first = self.queue[0]
+            if first.bots_after is not None and now - first.since >= first.bots_after:
+                group = [first, *[w for w in self.queue[1:] if w.bots_after is not None][:3]]
+                self.queue = [w for w in self.queue if w not in group]
+                out.append(group)
+        return out
+
+    async def tick(self) -> None:
+        for group in self.groups():
+            try:
+                table = await self._seat([(w.user_id, w.name) for w in group])
+            except Exception as e:  # storage failed: they wait at the front again
+                log.error("seating a quick match failed: %s", e)
+                self.queue = group + self.queue
+                return
+            now = self._clock()
+            for w in group:
+                self.seated[w.user_id] = (table.id, now)
+        cutoff = self._clock() - SEATED_FOR
+        self.seated = {u: s for u, s in self.seated.items() if s[1] >= cutoff}
+
+    def _ensure_running(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while self.queue:
+            await self.tick()
+            await asyncio.sleep(TICK)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task

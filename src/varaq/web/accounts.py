@@ -1,0 +1,103 @@
+"""Account routes: create an account, sign in, sign out, and the profile.
+
+| route | body | answer |
+|---|---|---|
+| ``POST /api/account/signup`` | ``{"name", "password"}`` | ``201 ACCOUNT``, signed in |
+| ``POST /api/account/signin`` | ``{"name", "password"}`` | ``ACCOUNT``, signed in |
+| ``POST /api/account/signout`` | none | ``{"signed_in": false}`` |
+| ``GET /api/account`` | | ``ACCOUNT`` or ``{"signed_in": false}`` |
+
+``ACCOUNT`` is ``{"signed_in": true, "id", "name", "played", "won", "tables": [...]}``: the
+profile, with the tables the person sits at (so a closed tab finds its table again).  Sign-in
+attempts are limited per name and per address, new accounts per address (429 with a sentence).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from ..service.accounts import Account, clean_name
+from ..service.errors import Refusal
+from .games import body_of, tables_of
+from .requests import Json, client_address
+
+__all__ = ["routes", "profile", "signed_in"]
+
+
+def signed_in(request: Request) -> int:
+    """The signed-in person's id, or a 401 saying that this needs an account."""
+    user_id: int | None = request.app.state.identity.user_id(request)
+    if user_id is None:
+        raise Refusal(401, "sign in first: this needs an account")
+    return user_id
+
+
+async def profile(request: Request, user_id: int) -> dict[str, Any]:
+    store = tables_of(request).store
+    user = await asyncio.to_thread(store.user, user_id)
+    if user is None:
+        return {"signed_in": False}
+    rows = await asyncio.to_thread(store.tables_of, user_id)
+    return {
+        "signed_in": True, "id": user.id, "name": user.name, "played": user.played,
+        "won": user.won,
+        "tables": [
+            {"id": table_id, "kind": kind, "status": status, "seat": "NESW"[seat]}
+            for table_id, kind, status, seat in rows
+        ],
+    }
+
+
+async def _answer(request: Request, account: Account, status: int = 200) -> Response:
+    response = Json(await profile(request, account.id), status_code=status)
+    request.app.state.identity.sign_in(response, account.id)
+    tables_of(request).user_names[account.id] = account.name
+    return response
+
+
+async def sign_up(request: Request) -> Response:
+    body = await body_of(request)
+    await tables_of(request).limits.hit("sign_up", client_address(request))
+    account = await request.app.state.accounts.sign_up(body.get("name"), body.get("password"))
+    return await _answer(request, account, 201)
+
+
+async def sign_in(request: Request) -> Response:
+    body = await body_of(request)
+    limits = tables_of(request).limits
+    await limits.hit("sign_in_address", client_address(request))
+    try:
+        _, key = clean_name(body.get("name"))
+    except Refusal:
+        key = ""
+    if key:
+        await limits.hit("sign_in_name", key)
+    account = await request.app.state.accounts.sign_in(body.get("name"), body.get("password"))
+    return await _answer(request, account)
+
+
+async def sign_out(request: Request) -> Response:
+    await body_of(request, optional=True)
+    response = Json({"signed_in": False})
+    request.app.state.identity.sign_out(response)
+    return response
+
+
+async def me(request: Request) -> Response:
+    user_id = request.app.state.identity.user_id(request)
+    if user_id is None:
+        return Json({"signed_in": False})
+    return Json(await profile(request, user_id))
+
+
+routes: list[BaseRoute] = [
+    Route("/api/account", me),
+    Route("/api/account/signup", sign_up, methods=["POST"]),
+    Route("/api/account/signin", sign_in, methods=["POST"]),
+    Route("/api/account/signout", sign_out, methods=["POST"]),
+]
