@@ -291,3 +291,26 @@ def test_review_seconds_come_from_the_environment_within_bounds(
             Limits.from_env()
     monkeypatch.delenv("VARAQ_REVIEW_SECONDS")
     assert Limits.from_env() == Limits()
+
+
+# -- progress on the account ------------------------------------------------------------------
+
+
+def test_a_finished_lesson_is_kept_on_the_account(client: TestClient) -> None:
+    guest = client.get("/api/lessons").json()
+    assert (guest["signed_in"], guest["done"]) == (False, [])
+    refused(client.post("/api/lessons/progress", json={"done": ["cut"]}), 401, "sign in first")
+    assert client.post("/api/account/signup",
+                       json={"name": "Learner", "password": "a long enough password"}
+                       ).status_code == 201
+    assert client.get("/api/lessons").json() == {**guest, "signed_in": True}
+    client.post("/api/lessons/nil/try", json={"action": "KH"})  # wrong: not finished
+    client.post("/api/lessons/follow-suit/try", json={"action": "AH"})
+    assert client.get("/api/lessons").json()["done"] == ["follow-suit"]
+    # What the browser finished before signing in joins the account, once.
+    merged = client.post("/api/lessons/progress", json={"done": ["cut", "follow-suit"]})
+    assert merged.json() == {"done": ["follow-suit", "cut"]}
+    refused(client.post("/api/lessons/progress", json={"done": ["chess"]}), 400,
+            '"done" must be a list of lesson ids')
+    client.post("/api/account/signout", json={})
+    assert client.get("/api/lessons").json()["done"] == []

@@ -242,3 +242,20 @@ def test_the_hand_summary_opens_the_review_of_that_hand(page: Page, server: Serv
     expect(review.locator("#review-title")).to_contain_text("Hand 1, dealt by")
     expect(review.locator("#review-bids tr")).to_have_count(5, timeout=150_000)
     expect(review.locator(".review-trick")).to_have_count(13)
+
+
+def test_a_signed_in_learners_progress_follows_the_account(page: Page, server: Server) -> None:
+    page.goto(f"{server.base}/learn")
+    page.evaluate("localStorage.setItem('varaq-lessons', JSON.stringify(['cut']))")
+    answer = page.request.post(f"{server.base}/api/account/signup",
+                               data={"name": "Pupil", "password": "spades are trumps"})
+    assert answer.status == 201, answer.text()
+    page.request.post(f"{server.base}/api/lessons/follow-suit/try", data={"action": "AH"})
+    page.reload()
+    # Both the lesson finished on the account and the one this browser knew are done.
+    expect(page.locator("#lesson-list li.done a")).to_have_text(["Follow suit", "Cut with a spade"])
+    expect(page.locator("#lesson-progress")).to_have_text(f"2 of {len(LESSONS)} lessons done.")
+    page.wait_for_function("""async () => {
+      const doc = await (await fetch('/api/lessons')).json();
+      return doc.done.includes('cut');
+    }""")

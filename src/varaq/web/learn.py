@@ -8,14 +8,19 @@ Pages (static HTML; their scripts draw the real table):
 
 Lessons (the engine judges every try; the browser only shows the answer):
 
-- ``GET /api/lessons`` → ``{"lessons": [{"id", "title"}]}``
+- ``GET /api/lessons`` → ``{"lessons": [{"id", "title"}], "signed_in", "done": [id…]}``:
+  ``done``, the lessons finished on the signed-in person's account (none for a guest, whose
+  progress the browser keeps);
 - ``GET /api/lessons/{id}`` → the lesson's words, ``view`` (the learner's view of the position,
   as a table's), ``names``, ``moves`` (right moves it takes), ``previous``/``next``
 - ``POST /api/lessons/{id}/try`` ``{"action": "QH", "done": []}`` → ``{"right", "legal",
   "text", "reason", "finished", "view", "trick"}``: ``view`` is the position after the try
   (unchanged when refused), ``trick`` the trick the try finished, if any, ``done`` the right
   moves made before (the second card of an exchange).  A bidding lesson's answer also carries
-  ``estimate`` and ``count`` (the hand's tricks, card by card).
+  ``estimate`` and ``count`` (the hand's tricks, card by card).  A finished lesson is kept on
+  the signed-in person's account.
+- ``POST /api/lessons/progress`` ``{"done": [id…]}`` → ``{"done": [id…]}``: a signed-in
+  person's account takes the lessons this browser finished before signing in.
 
 Reviews (see :mod:`varaq.review` and :mod:`varaq.service.reviews`):
 
@@ -46,6 +51,7 @@ from ..seats import SEAT_LETTERS
 from ..service.errors import Refusal
 from ..service.readers import view_json
 from ..service.reviews import Reviews
+from .accounts import signed_in
 from .games import body_of, seat_of, tables_of
 from .requests import Json, check_origin, client_address, read_body, whole_number
 from .static import serve_page
@@ -91,7 +97,33 @@ def _lesson(request: Request) -> Lesson:
 
 
 async def lessons(request: Request) -> Response:
-    return Json({"lessons": [lesson.summary_json() for lesson in LESSONS]})
+    user_id = request.app.state.identity.user_id(request)
+    done: list[str] = []
+    if user_id is not None:
+        done = await asyncio.to_thread(tables_of(request).store.lessons_done, user_id)
+    return Json({
+        "lessons": [lesson.summary_json() for lesson in LESSONS],
+        "signed_in": user_id is not None,
+        "done": [d for d in done if d in _IDS],
+    })
+
+
+#: Every lesson's id, to check what a client says it finished.
+_IDS = frozenset(lesson.id for lesson in LESSONS)
+
+
+async def progress(request: Request) -> Response:
+    """Lessons a browser finished before its person signed in, added to the account."""
+    body = await body_of(request)
+    await _limited(request, "act")
+    user_id = signed_in(request)
+    done = body.get("done")
+    if not isinstance(done, list) or len(done) > len(LESSONS) or not all(
+        isinstance(d, str) and d in _IDS for d in done
+    ):
+        raise Refusal(400, f'"done" must be a list of lesson ids (at most {len(LESSONS)})')
+    store = tables_of(request).store
+    return Json({"done": await asyncio.to_thread(store.finish_lessons, user_id, done)})
 
 
 async def one_lesson(request: Request) -> Response:
@@ -128,6 +160,10 @@ async def try_move(request: Request) -> Response:
         answer = attempt(lesson, text, done)
     except LessonError as e:
         raise Refusal(400, str(e)) from None
+    user_id = request.app.state.identity.user_id(request)
+    if answer.finished and user_id is not None:
+        store = tables_of(request).store
+        await asyncio.to_thread(store.finish_lessons, user_id, [lesson.id])
     return Json(_answer_json(lesson, answer))
 
 
@@ -226,6 +262,7 @@ routes: list[BaseRoute] = [
     Route("/learn/{lesson_id}", learn_page),
     Route("/review", review_page),
     Route("/api/lessons", lessons),
+    Route("/api/lessons/progress", progress, methods=["POST"]),
     Route("/api/lessons/{lesson_id}", one_lesson),
     Route("/api/lessons/{lesson_id}/try", try_move, methods=["POST"]),
     Route("/api/review", start_review, methods=["POST"]),

@@ -34,6 +34,9 @@ const lesson = {
 };
 
 // ---------------------------------------------------------------- progress
+//
+// Kept in this browser (localStorage); for a signed-in person also on the account (the
+// server records a lesson finished there, and the list page shares the two).
 
 /** The ids of the lessons this browser has finished. */
 function finishedLessons() {
@@ -63,8 +66,17 @@ async function showList() {
   document.body.dataset.page = "learn";
   document.body.classList.add("doc-page");
   document.title = "Learn · Varaq";
-  const { lessons } = await request("GET", "/api/lessons");
+  const { lessons, done: onAccount, signed_in: signedIn } = await request("GET", "/api/lessons");
   const done = finishedLessons();
+  if (signedIn) {
+    // The account and this browser share their progress: each learns what the other knows.
+    const missing = [...done].filter((id) => !onAccount.includes(id));
+    for (const id of onAccount) markFinished(id);
+    onAccount.forEach((id) => done.add(id));
+    if (missing.length) {
+      request("POST", "/api/lessons/progress", { done: missing }).catch(() => null);
+    }
+  }
   $("#lesson-list").replaceChildren(...lessons.map((item, i) => {
     const li = el("li", done.has(item.id) ? "done" : "");
     const link = el("a", "", item.title);
