@@ -46,7 +46,9 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "VARAQ_PACE": "0", "VARAQ_TEST_MODE": "1"}
+        # Hand reviews stop after 20 s here: a review left running would slow the other tests.
+        env = {**os.environ, "VARAQ_PACE": "0", "VARAQ_TEST_MODE": "1",
+               "VARAQ_REVIEW_SECONDS": "20"}
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "varaq.cli", "serve", "--port", str(self.port),

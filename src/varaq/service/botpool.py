@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from ..bots import Bot, make_bot
 from ..view import View
 
-__all__ = ["BotPool", "BotAnswer", "decide_in_worker", "FALLBACK"]
+__all__ = ["BotPool", "BotAnswer", "decide_in_worker", "worker_pool", "FALLBACK"]
 
 log = logging.getLogger("varaq.service")
 
@@ -96,6 +96,16 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="varaq-parent-watch", daemon=True).start()
 
 
+def worker_pool(processes: int) -> ProcessPoolExecutor:
+    """Worker processes for work that must not run on the event loop (the computer players
+    here, the hand reviews in :mod:`.reviews`), which leave when the server is gone."""
+    # spawn: the server has threads (uvicorn, SQLAlchemy) and forking those is unsafe.
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(
+        processes, mp_context=context, initializer=_watch_parent, initargs=(os.getpid(),),
+    )
+
+
 class BotPool:
     """Where the tables send their computer players' decisions."""
 
@@ -114,12 +124,7 @@ class BotPool:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            # spawn: the server has threads (uvicorn, SQLAlchemy) and forking those is unsafe.
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
-                self.processes, mp_context=context, initializer=_watch_parent,
-                initargs=(os.getpid(),),
-            )
+            self._executor = worker_pool(self.processes)
         return self._executor
 
     async def decide(

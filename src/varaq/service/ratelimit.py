@@ -28,6 +28,7 @@ _WORDS = {
     "sign_up": "new accounts",
     "join": "attempts to join a table",
     "act": "requests",
+    "review": "hand reviews",
 }
 
 

@@ -74,14 +74,39 @@ class Limits:
     join: str = "20/minute"
     #: Any other request that changes something (actions, next hand, concede…).
     act: str = "40/second"
+    #: Hand reviews started (each can keep the review worker busy for ``review_seconds``).
+    review: str = "10/minute;60/hour"
     #: Largest request body and WebSocket message, in bytes.
     body_bytes: int = 16_384
     #: Deepest JSON nesting accepted in a body or message.
     json_depth: int = 8
     #: Messages waiting to be sent to one socket before it is resynchronised instead.
     outbox: int = 256
+    #: Largest game record a client may send for a review, in bytes (a long match is ~20 KB).
+    review_bytes: int = 131_072
+    #: Hand reviews running at once on this server; each client runs one at a time.
+    reviews_running: int = 4
+    #: Seconds of solving one review may take before it stops where it has got to.
+    review_seconds: float = 90.0
     #: Whether the rates above are counted at all (sizes and depths always are).
     rates: bool = True
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        """The default limits, with ``VARAQ_REVIEW_SECONDS`` (a smaller machine, or the browser
+        tests, may want hand reviews to stop sooner)."""
+        text = os.environ.get("VARAQ_REVIEW_SECONDS")
+        if text is None:
+            return cls()
+        try:
+            seconds = float(text)
+        except ValueError:
+            seconds = -1.0
+        if not 1.0 <= seconds <= 3600.0:
+            raise ValueError(
+                f"VARAQ_REVIEW_SECONDS must be a number of seconds from 1 to 3600, not {text!r}"
+            )
+        return cls(review_seconds=seconds)
 
     @classmethod
     def relaxed(cls) -> Limits:
@@ -118,10 +143,11 @@ class Settings:
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        """Settings from ``VARAQ_PACE``, ``VARAQ_TEST_MODE`` and ``VARAQ_SECRET``; keyword
-        arguments win."""
+        """Settings from ``VARAQ_PACE``, ``VARAQ_TEST_MODE``, ``VARAQ_SECRET`` and
+        ``VARAQ_REVIEW_SECONDS``; keyword arguments win."""
         values: dict[str, object] = {
             "pace": Pace.from_env(),
+            "limits": Limits.from_env(),
             "test_mode": os.environ.get("VARAQ_TEST_MODE", "") not in ("", "0", "false", "no"),
             "redis_url": os.environ.get("VARAQ_REDIS") or None,
         }

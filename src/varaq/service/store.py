@@ -58,7 +58,7 @@ from sqlalchemy.pool import StaticPool
 
 __all__ = [
     "Store", "StoredTable", "StaleWrite", "StoreError", "Append", "Appender", "LoopAppender",
-    "Checkpointer", "make_appender", "UserRow",
+    "Checkpointer", "make_appender", "UserRow", "LessonRow",
     "TableRow", "EntryRow", "SeatRow", "default_db_url", "data_dir",
 ]
 
@@ -128,6 +128,16 @@ class UserRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     played: Mapped[int] = mapped_column(Integer, default=0)
     won: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class LessonRow(Base):
+    """A lesson a person has finished (``varaq.lessons``), kept with the account."""
+
+    __tablename__ = "lessons_done"
+
+    user_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    lesson: Mapped[str] = mapped_column(String(40), primary_key=True)
+    finished: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SeatRow(Base):
@@ -374,6 +384,28 @@ class Store:
     def user(self, user_id: int) -> UserRow | None:
         with Session(self.engine, expire_on_commit=False) as session:
             return session.get(UserRow, user_id)
+
+    def lessons_done(self, user_id: int) -> list[str]:
+        """The lessons a person has finished, in the order they finished them."""
+        with Session(self.engine) as session:
+            return list(session.scalars(
+                select(LessonRow.lesson).where(LessonRow.user_id == user_id)
+                .order_by(LessonRow.finished, LessonRow.lesson)
+            ).all())
+
+    def finish_lessons(self, user_id: int, lessons: Iterable[str]) -> list[str]:
+        """Mark ``lessons`` finished for a person (those already finished stay as they were);
+        returns every lesson the person has finished."""
+        with Session(self.engine) as session, session.begin():
+            done = set(session.scalars(
+                select(LessonRow.lesson).where(LessonRow.user_id == user_id)
+            ).all())
+            now = _now()
+            session.add_all(
+                LessonRow(user_id=user_id, lesson=lesson, finished=now)
+                for lesson in dict.fromkeys(lessons) if lesson not in done
+            )
+        return self.lessons_done(user_id)
 
     def user_by_key(self, name_key: str) -> UserRow | None:
         with Session(self.engine, expire_on_commit=False) as session:

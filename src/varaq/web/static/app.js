@@ -418,6 +418,7 @@ async function enterGame(id, initial) {
   document.body.dataset.page = "table";
   document.title = "Varaq · Table";
   $("#record-link").href = api.recordUrl(id);
+  for (const link of [$("#review-link"), $("#over-review")]) link.dataset.table = id;
   try {
     acceptState(initial || await api.state(id));
   } catch (error) {

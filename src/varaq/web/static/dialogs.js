@@ -22,10 +22,17 @@ export function anyDialogOpen() {
   return [...document.querySelectorAll("dialog")].some((d) => d.open);
 }
 
+/** Point a "Review" link at hand ``n`` of its table (the page opens the review). */
+function reviewHand(link, n) {
+  link.href = `/review?table=${encodeURIComponent(link.dataset.table || "")}&hand=${n}`;
+}
+
 /** The summary of the hand just finished, with the "Next hand" button. */
 export function showSummary(view, seating) {
   const dialog = $("#summary-dialog");
   const n = view.history.length;
+  reviewHand($("#review-link"), n);
+  $("#review-link").hidden = false;
   const hand = view.history[n - 1];
   $("#summary-title").textContent = `Hand ${n}`;
   $("#summary-headline").textContent = headlineOf(hand, seating);
@@ -48,6 +55,7 @@ export function showScores(view, seating) {
   $("#history-title").hidden = true;
   historyTable(view, $("#history-table"), seating);
   $("#next-hand").hidden = true;
+  $("#review-link").hidden = true;
   openDialog($("#summary-dialog"));
 }
 
@@ -83,6 +91,8 @@ export function showOver(view, seating, recordUrl) {
   historyTable(view, $("#over-history"), seating);
   $("#over-history").hidden = !n;
   $("#over-record").href = recordUrl;
+  reviewHand($("#over-review"), n);
+  $("#over-review").hidden = !n || Boolean(view.conceded);
   if (!dialog.open) {
     openDialog(dialog);
     $("#over-new-game").focus();

@@ -1,0 +1,447 @@
+"""The lessons, in the order a new player takes them: the rules of play, bidding, nil, the
+score, blind nil, and the joker game.
+
+Every position is written from South's chair (the learner); North is the partner, West sits on
+the learner's left and East on the right.  The facts each lesson states (which cards may be
+played, who wins the trick, what the hand scores) are checked against the engine by
+``tests/test_lessons.py``: change a position and the test says which sentence is no longer true.
+"""
+
+from __future__ import annotations
+
+from .positions import Setup
+from .teach import Lesson
+
+__all__ = ["LESSONS"]
+
+_FOLLOW = Lesson(
+    id="follow-suit",
+    title="Follow suit",
+    text=(
+        "A hand is played in thirteen tricks. In a trick each player puts down one card, in "
+        "turn, going to the left.",
+        "The first card of a trick is the lead. Everyone after it must play a card of the same "
+        "suit if they hold one: that is following suit. Cards you may not play are dimmed; tap "
+        "one to see why.",
+    ),
+    task="West led the K♥. Play a card.",
+    setup=Setup(
+        dealer="S",
+        bids={"W": 3, "N": 4, "E": 2, "S": 3},
+        trick="KH 4H 9H",
+        hands={"S": "AH 7H 2H KS 6S 4S 9C 8C 5C QD JD 4D 3D"},
+    ),
+    right=("AH", "7H", "2H"),
+    right_text="Right: you followed with a heart. West's K♥ stays the highest card, so West "
+               "takes the trick.",
+    illegal_text="You hold hearts, so you must play one: West led a heart.",
+    said={"AH": "Right: you followed with a heart, and your A♥ is the highest heart, so the "
+                "trick is yours."},
+    legal=("AH", "7H", "2H"),
+    winners={"AH": "S", "7H": "W", "2H": "W"},
+)
+
+_CUT = Lesson(
+    id="cut",
+    title="Cut with a spade",
+    text=(
+        "Spades are trumps. When you hold no card of the suit led you may play any card, and a "
+        "spade beats every card of the other suits. Playing a spade on another suit is called "
+        "cutting.",
+        "A card of a third suit never wins: with no spade in the trick, the highest card of the "
+        "suit led takes it.",
+    ),
+    task="West led the A♦ and you have no diamonds. Win the trick.",
+    setup=Setup(
+        dealer="S",
+        bids={"W": 4, "N": 3, "E": 3, "S": 3},
+        trick="AD 5D 9D",
+        hands={"S": "JS 8S 4S AH TH 9H 6H 3H KC QC 7C 5C 2C"},
+    ),
+    right=("4S", "8S", "JS"),
+    right_text="Right: any spade beats a diamond, so the trick is yours. The 4♠ would have won "
+               "it too, keeping your higher spades for later.",
+    wrong_text="That card cannot win: it is neither a diamond nor a spade, so West's A♦ takes "
+               "the trick. A spade would have won it.",
+    said={"4S": "Right: your lowest spade is enough, since any spade beats a diamond."},
+    legal=("JS", "8S", "4S", "AH", "TH", "9H", "6H", "3H", "KC", "QC", "7C", "5C", "2C"),
+    winners={"4S": "S", "8S": "S", "JS": "S", "AH": "W", "2C": "W"},
+)
+
+_BROKEN = Lesson(
+    id="spades-broken",
+    title="Spades wait to be broken",
+    text=(
+        "You may not lead a spade until spades are broken: until a spade has been played in an "
+        "earlier trick, usually by someone cutting.",
+        "At the start of a hand no spade has been played, so whoever leads must choose another "
+        "suit.",
+    ),
+    task="You lead to the first trick. Choose a card.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": 4, "W": 3, "N": 3, "E": 2},
+        hands={"S": "AS KS 7S 3S QH 8H 4H JC 6C 2C 9D 7D 3D"},
+    ),
+    right=("QH", "8H", "4H", "JC", "6C", "2C", "9D", "7D", "3D"),
+    right_text="Right: any suit but spades may be led now. Your spades wait until someone "
+               "breaks them.",
+    illegal_text="Spades are not broken: no spade has been played yet, so you may not lead one.",
+    legal=("QH", "8H", "4H", "JC", "6C", "2C", "9D", "7D", "3D"),
+)
+
+_ONLY_SPADES = Lesson(
+    id="only-spades",
+    title="Nothing but spades",
+    text=(
+        "There is one exception to the rule about leading spades: a player who holds nothing "
+        "but spades may lead one, broken or not.",
+        "The highest spade in a trick wins it, whatever was led.",
+    ),
+    task="Nine tricks have gone without a spade, and you hold only spades. Lead the spade that "
+         "is sure to win this trick.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": 3, "W": 4, "N": 2, "E": 3},
+        leader="S",
+        taken={"N": 3, "E": 2, "S": 2, "W": 2},
+        hands={"S": "AS 9S 5S 4S", "W": "KS QS JS 3S", "N": "2S AH KD QC",
+               "E": "TS 8S 7S 6S"},
+    ),
+    right=("AS",),
+    right_text="Right: you may lead a spade because you hold nothing else, and nobody can beat "
+               "the A♠.",
+    wrong_text="You may lead it, since you hold only spades, but it is not sure to win: West's "
+               "J♠ beats it. Only the A♠ cannot be beaten.",
+    legal=("AS", "9S", "5S", "4S"),
+    winners={"AS": "S", "9S": "W", "5S": "W", "4S": "W"},
+)
+
+_WHO_WINS = Lesson(
+    id="who-wins",
+    title="Which card wins the trick",
+    text=(
+        "The trick goes to the highest spade in it. If nobody played a spade, it goes to the "
+        "highest card of the suit that was led.",
+        "So the smallest spade beats the ace of any other suit, and a card you cannot win with "
+        "is best kept for later.",
+    ),
+    task="West led the J♣ and East, with no clubs, cut with the 2♠. Play a card.",
+    setup=Setup(
+        dealer="S",
+        bids={"W": 3, "N": 4, "E": 3, "S": 3},
+        trick="JC 4C 2S",
+        hands={"S": "AC 9C 6C KH 8H 5H 2H QS 7S AD TD 6D 3D"},
+    ),
+    right=("9C", "6C"),
+    right_text="Right: no club can beat East's 2♠, so play a low club and keep your A♣ for a "
+               "trick it can win.",
+    wrong_text="Legal, but wasted: East's 2♠ beats every club, even your A♣. Keep the ace for a "
+               "trick it can win.",
+    illegal_text="You hold clubs, so you must play one: you may cut with a spade only when you "
+                 "have no club.",
+    legal=("AC", "9C", "6C"),
+    winners={"AC": "E", "9C": "E", "6C": "E"},
+)
+
+_BIDDING = Lesson(
+    id="bidding",
+    title="Count your tricks and bid",
+    text=(
+        "Before the play each player bids how many tricks they expect to take. Partners add "
+        "their bids into one contract and must take at least that many between them.",
+        "Count the cards that should win: aces, a king with low cards of its suit to wait "
+        "behind, high spades. Spades beyond your third often win late in the hand.",
+    ),
+    task="You bid first. How many tricks will this hand take?",
+    setup=Setup(
+        dealer="E",
+        hands={"S": "AS KS 8S 3S AH 9H 5H KD 7D 2D QC 6C 4C"},
+    ),
+    right=("bid 3", "bid 4"),
+    right_text="Right: a sound bid for this hand.",
+    wrong_text="That is far from what this hand can take: about 4 tricks.",
+    illegal_text="First the bid: cards are played once everyone has bid.",
+    said={
+        "bid 5": "Bold: 5 needs every doubtful card to win. The count says about 4.",
+        "nil": "Nil suits a hand with no high cards; with the A♠ you are sure to take a trick.",
+    },
+    estimate="About 4 tricks: bid 4, or 3 to be safe.",
+    count=(
+        ("AS", 1.0, "the highest spade: a sure trick"),
+        ("KS", 1.0, "only the A♠ beats it, and you hold that too"),
+        ("AH", 1.0, "the highest heart: a trick unless someone cuts it at once"),
+        ("KD", 0.5, "wins once the A♦ has gone, and you have low diamonds to wait"),
+        ("8S", 0.5, "your third and fourth spades may win late, or cut"),
+        ("QC", 0.0, "two higher clubs are out: rarely a trick"),
+    ),
+)
+
+_NIL = Lesson(
+    id="nil",
+    title="Bidding nil",
+    text=(
+        "A bid of nil promises to take no trick at all. Made, it earns your side 100 points; a "
+        "single trick breaks it and costs 100. Your partner's bid is then your side's whole "
+        "contract.",
+        "To keep a nil, stay under the highest card in each trick, and get rid of your high "
+        "cards while someone else's card is higher.",
+    ),
+    task="You bid nil. East has played the Q♥. Play a card.",
+    setup=Setup(
+        dealer="S",
+        bids={"W": 3, "N": 4, "E": 3, "S": "nil"},
+        trick="TH 3H QH",
+        hands={"S": "KH JH 4H 9S 6S 2S QD 8D 5D 2D 7C 5C 3C"},
+    ),
+    right=("JH", "4H"),
+    right_text="Right: you stay under the Q♥, so East takes the trick.",
+    wrong_text="Your K♥ beats the Q♥: you win the trick, and your nil is broken.",
+    illegal_text="You hold hearts, so you must play one.",
+    said={"JH": "Right, and well chosen: the J♥ stays under the Q♥, and a high heart is best "
+                "thrown away while it cannot win."},
+    legal=("KH", "JH", "4H"),
+    winners={"KH": "S", "JH": "E", "4H": "E"},
+)
+
+_COVER = Lesson(
+    id="cover-nil",
+    title="Covering partner's nil",
+    text=(
+        "When your partner bids nil, your task changes: take the tricks your partner might be "
+        "forced to win.",
+        "If partner has had to play a high card, beat it if you can, so the trick is yours and "
+        "not partner's.",
+    ),
+    task="Partner bid nil and had to play the Q♦. Save the nil.",
+    setup=Setup(
+        dealer="S",
+        bids={"W": 3, "N": "nil", "E": 4, "S": 5},
+        trick="5D QD 9D",
+        hands={"S": "AD KD 3D AS QS JS 7S AH 6H 4H KC 8C 3C"},
+    ),
+    right=("AD", "KD"),
+    right_text="Right: your card beats the Q♦, so you win the trick and partner's nil is safe.",
+    wrong_text="Partner's Q♦ stays the highest diamond, so partner wins the trick and the nil "
+               "is broken.",
+    illegal_text="You hold diamonds, so you must play one.",
+    said={"KD": "Right: the K♦ is enough to beat the Q♦, and you keep your A♦."},
+    legal=("AD", "KD", "3D"),
+    winners={"AD": "S", "KD": "S", "3D": "N"},
+)
+
+_SET_NIL = Lesson(
+    id="set-nil",
+    title="Setting their nil",
+    text=(
+        "When an opponent bids nil, your side wins 100 points if that player takes a trick. "
+        "Leave the nil bidder's cards on top whenever you can.",
+        "Play under a nil bidder's card rather than over it, and lead low cards they may have to "
+        "beat.",
+    ),
+    task="East bid nil and has played the 10♣. Play a card.",
+    setup=Setup(
+        dealer="S",
+        bids={"W": 4, "N": 4, "E": "nil", "S": 3},
+        trick="3C 2C TC",
+        hands={"S": "QC 8C 5C AS 9S 4S KH 7H 3H JD 9D 6D 2D"},
+    ),
+    right=("8C", "5C"),
+    right_text="Right: East's 10♣ stays on top, so East takes the trick and the nil is broken.",
+    wrong_text="Your Q♣ takes the trick away from East, and the nil survives.",
+    illegal_text="You hold clubs, so you must play one.",
+    legal=("QC", "8C", "5C"),
+    winners={"QC": "S", "8C": "E", "5C": "E"},
+)
+
+_SCORING = Lesson(
+    id="scoring",
+    title="Scoring a hand",
+    text=(
+        "A side that takes at least its contract scores 10 points for every trick it bid, plus "
+        "1 point for each extra trick. A side that falls short is set: it loses 10 points for "
+        "every trick it bid.",
+        "A nil is scored apart: 100 points won or lost. Watch the score bar after the last "
+        "card.",
+    ),
+    task="Your side bid 7 and has taken 6 tricks. Two tricks are left: win the one you need.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": 3, "W": 3, "N": 4, "E": 3},
+        leader="W",
+        trick="5C 2C 9C",
+        taken={"N": 4, "S": 2, "E": 3, "W": 2},
+        hands={"S": "KC 3C", "W": "7D", "N": "8H", "E": "AS"},
+        totals={"NS": 210, "EW": 180},
+    ),
+    right=("KC",),
+    right_text="Right: 7 tricks for the 7 you bid, +70. East's A♠ takes the last trick, and "
+               "East-West make their 6 for +60.",
+    wrong_text="East's 9♣ takes this trick and the A♠ the last: 6 tricks of the 7 you bid, so "
+               "your side is set, −70.",
+    illegal_text="You hold clubs, so you must play one.",
+    play_out=True,
+    legal=("KC", "3C"),
+    winners={"KC": "S", "3C": "E"},
+    after={
+        "KC": {"score": {"NS": 70, "EW": 60}, "totals": {"NS": 280, "EW": 240}},
+        "3C": {"score": {"NS": -70, "EW": 61}, "totals": {"NS": 140, "EW": 241}},
+    },
+)
+
+_BAGS = Lesson(
+    id="bags",
+    title="Bags and the penalty",
+    text=(
+        "Each trick your side takes beyond its contract is a bag: it scores 1 point, but bags "
+        "add up from hand to hand. When a side's count reaches 10 it loses 100 points, and the "
+        "count drops by 10.",
+        "So once your contract is made, an extra trick can cost far more than it earns. The "
+        "score bar shows each side's bags.",
+    ),
+    task="Your side bid 6, has taken 6, and carries 9 bags. Two tricks are left. Play a card.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": 3, "W": 2, "N": 3, "E": 2},
+        leader="W",
+        trick="9D 4D 2D",
+        taken={"N": 3, "S": 3, "E": 3, "W": 2},
+        hands={"S": "JD 3D", "W": "AH", "N": "7H", "E": "8H"},
+        totals={"NS": 230, "EW": 190},
+        bags={"NS": 9, "EW": 2},
+    ),
+    right=("3D",),
+    right_text="Right: West takes both last tricks. Your side makes its 6 exactly, +60, and "
+               "still carries 9 bags.",
+    wrong_text="Your J♦ wins, and then your 3♦ wins the last trick as well: 2 bags make 11, "
+               "the penalty comes, and the hand scores −38 instead of +60.",
+    illegal_text="You hold diamonds, so you must play one.",
+    play_out=True,
+    legal=("JD", "3D"),
+    winners={"3D": "W", "JD": "S"},
+    after={
+        "3D": {"score": {"NS": 60}, "bags": {"NS": 9}, "totals": {"NS": 290}},
+        "JD": {"score": {"NS": -38}, "bags": {"NS": 1}, "totals": {"NS": 192}},
+    },
+)
+
+_WINNING = Lesson(
+    id="winning",
+    title="Winning the match",
+    text=(
+        "The match ends after the hand in which a side reaches the target, 500 points here. The "
+        "higher total wins.",
+        "If both sides finish level, another hand is played: there are no draws.",
+    ),
+    task="You have 440 and they have 448. Your side bid 6 and has 6; two tricks are left. "
+         "Play the card that wins the match.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": 3, "W": 3, "N": 3, "E": 2},
+        leader="W",
+        trick="6H 2H TH",
+        taken={"N": 3, "S": 3, "E": 3, "W": 2},
+        hands={"S": "QH 4H", "W": "7D", "N": "8C", "E": "AS"},
+        totals={"NS": 440, "EW": 448},
+    ),
+    right=("QH",),
+    right_text="Right: 7 tricks on your 6 is +61, and East-West make +51: 501 to 499, and the "
+               "match is yours.",
+    wrong_text="East takes this trick: your side scores +60 and theirs +52, 500 each. Level "
+               "totals mean another hand.",
+    illegal_text="You hold hearts, so you must play one.",
+    play_out=True,
+    legal=("QH", "4H"),
+    winners={"QH": "S", "4H": "E"},
+    after={
+        "QH": {"score": {"NS": 61, "EW": 51}, "totals": {"NS": 501, "EW": 499}, "match": "NS"},
+        "4H": {"score": {"NS": 60, "EW": 52}, "totals": {"NS": 500, "EW": 500}, "match": None},
+    },
+)
+
+_BLIND = Lesson(
+    id="blind-nil",
+    title="Blind nil",
+    text=(
+        "A side that is 100 points or more behind may bid blind nil: nil, bid before looking at "
+        "the cards. It counts double: 200 points won, or lost if the bidder takes a trick.",
+        "You choose with your cards face down. Looking gives up blind nil for this hand, though "
+        "an ordinary nil is still allowed.",
+    ),
+    task="Your side trails 160 to 380, with 500 to win. Bid blind nil, or look at your cards?",
+    setup=Setup(
+        dealer="E",
+        hands={"S": "KS 7S 3S QH 9H 5H 2H JC 8C 4C TD 6D 3D"},
+        totals={"NS": 160, "EW": 380},
+    ),
+    right=("blind nil",),
+    right_text="Right: 220 behind, the 200 points of a blind nil are worth the gamble. Your "
+               "cards are turned up now that you have bid.",
+    wrong_text="Looking is allowed, but blind nil is gone for this hand. This far behind, its "
+               "200 points are worth the risk.",
+    illegal_text="Choose first: blind nil, or look at your cards.",
+    legal=("blind nil", "look"),
+)
+
+_EXCHANGE = Lesson(
+    id="exchange",
+    title="The blind nil exchange",
+    text=(
+        "After a blind nil the partners swap cards: the partner passes two cards to the blind "
+        "nil bidder, who then passes two back.",
+        "The bidder keeps the low cards and passes back the ones most likely to win a trick. An "
+        "ace wins whenever it is played, unless it is cut.",
+    ),
+    task="You bid blind nil, and partner passed you the 2♣ and 3♦. Pass back two cards.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": "blind", "W": 4, "N": 5, "E": 3},
+        exchange={"N": "2C 3D"},
+        hands={"S": "AS QS 9S 5S KH 8H 4H AC 9C 6C JD 7D 5D",
+               "N": "KS JS 7S AH QH 6H KC QC 2C AD KD 4D 3D"},
+        totals={"NS": 160, "EW": 380},
+    ),
+    right=("AS", "AC"),
+    moves=2,
+    right_text="Right: an ace is the card most sure to win a trick. Partner will use it.",
+    wrong_text="Keep that one for now: pass back your aces first, the cards surest to win a "
+               "trick.",
+    said={
+        "QS": "Dangerous too, but the Q♠ can hide under higher spades. The aces cannot: pass "
+              "those first.",
+        "KH": "Dangerous too, but the K♥ can fall under the A♥. The aces cannot: pass those "
+              "first.",
+    },
+)
+
+_JOKERS = Lesson(
+    id="jokers",
+    title="Big Joker, Little Joker",
+    text=(
+        "Some tables add two jokers in place of the 2♣ and the 2♥. The jokers are spades, and "
+        "the highest ones.",
+        "From the top the trumps run: Big Joker, Little Joker, the 2♠, then the A♠, K♠ and on "
+        "down to the 3♠.",
+    ),
+    task="West led the A♦ and East, out of diamonds, cut with the 2♠. You have no diamonds "
+         "either. Win the trick.",
+    setup=Setup(
+        rules={"preset": "classic", "jokers": True},
+        dealer="S",
+        bids={"W": 3, "N": 4, "E": 3, "S": 3},
+        trick="AD 3D 2S",
+        hands={"S": "LJ AS 4S KH JH 8H 7H 3H QC 9C 6C 5C 3C"},
+    ),
+    right=("LJ",),
+    right_text="Right: the Little Joker is above the 2♠, so the trick is yours.",
+    wrong_text="That does not beat the 2♠, which is above the A♠ in this game: only a joker is "
+               "higher.",
+    legal=("LJ", "AS", "4S", "KH", "JH", "8H", "7H", "3H", "QC", "9C", "6C", "5C", "3C"),
+    winners={"LJ": "S", "AS": "E", "4S": "E", "KH": "E"},
+)
+
+#: The lessons in the order they are taken.
+LESSONS: tuple[Lesson, ...] = (
+    _FOLLOW, _CUT, _BROKEN, _ONLY_SPADES, _WHO_WINS, _BIDDING, _NIL, _COVER, _SET_NIL,
+    _SCORING, _BAGS, _WINNING, _BLIND, _EXCHANGE, _JOKERS,
+)

@@ -1,0 +1,625 @@
+"""Hand review: every card of a finished hand priced double dummy, as a chess site prices moves.
+
+For each card played, the position just before it (all four hands face up, the trick so far)
+is solved with :func:`varaq.solver.card_values`: what the player's side would take with each
+legal card.  The card played is compared with the best card at that moment:
+
+- ``?``: it gave up at least one trick against perfect play from there on;
+- ``??``: it cost the side its contract or a nil — with the best card the contract was made
+  (or the opponents' contract could be set, or the nil kept, or the opponents' nil set), and
+  after the card played it no longer is;
+
+each with one sentence ("Leading the A♠ gives up a trick: with the 7♥ North-South take 9,
+not 8").  While a nil is still alive the tricks are not what the nil bidder and the defence play
+for (a partner overtakes to cover, a defender ducks to leave the nil bidder on lead), so those
+cards are judged on the nil alone, as ``varaq analyse`` does: could the defence still force a
+trick on the nil bidder before the card, and after it?
+
+Beside the cards: the hand's **par** (how many tricks each side takes when all four play
+perfectly from the first lead) and a **judgement of each bid**: what the Hard computer player
+bids on the same cards, after the same bids.
+
+A review is a post-mortem with every card face up, which is why the web table offers one only
+for a hand that is over.  It costs a solve per card: with the Python solver positions of more
+than about eight cards a hand take seconds each, so the review is built in **steps** (see
+:func:`plan`): the last tricks first, then the bids, then earlier tricks one at a time and
+last par, each step under a node limit.  A web job runs the steps in a worker process, shows what is
+priced so far, and stops where the solver cannot go within its limits; with a faster solver the
+same steps simply reach the first trick, and par.
+
+>>> from varaq import Game
+>>> g = Game("varaq", seed=4, dealer=0)
+>>> _ = g.deal()
+>>> while g.phase_name == "bid" or g.phase_name == "play":
+...     _ = g.apply(g.legal_actions()[0])
+>>> facts = HandFacts.from_game(g, 1)
+>>> review = review_hand(facts, cards=3, bids=False)
+>>> sorted(review.priced)[:1], len(review.priced)
+([40], 12)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import BID, BLIND_NIL, LOOK
+from .cards import TWO_CLUBS, card_text, card_unicode, hand_text
+from .engine import BIDDING, BLIND, Game, HandLog
+from .rules import Rules
+from .scoring import HandScore
+from .seats import SEAT_LETTERS, SEAT_NAMES
+from .solver import Solver, SolverLimit, card_values, trick_winner
+from .view import hand_score_json
+
+__all__ = [
+    "HandFacts", "HandSolvers", "Position", "CardPrice", "BidJudgement", "Step", "StepResult",
+    "Review", "positions", "price", "plan", "run_step", "review_hand", "reviewable_hands",
+    "REVIEW_VERSION", "SIDE_WORDS",
+]
+
+#: Changes whenever the review's judgement changes, so cached reviews of an older kind are not
+#: served as new ones.
+REVIEW_VERSION = 1
+#: The sides as a sentence names them.
+SIDE_WORDS = ("North-South", "East-West")
+#: Layouts the Hard player tries for each bid it is asked to judge: a fixed number, so that the
+#: same hand always gets the same judgement (and a cached review stays true).
+HARD_SAMPLES = 32
+#: The last tricks priced in the review's first step (cheap with any solver).
+FIRST_CARDS = 5
+#: Search nodes one position may take before the review stops going further back.
+POSITION_NODES = 1_000_000
+#: How many positions' worth of nodes the par of the full deal may take.
+PAR_FACTOR = 4
+#: A solver that has searched this many nodes is replaced by a fresh one, so that its table of
+#: positions (a few hundred bytes an entry) cannot grow without bound in a long review.
+SOLVER_NODES = 3_000_000
+
+
+# -- the hand --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """Everything a review needs about one finished hand with cards; small and picklable, so
+    it can be sent to a worker process, and hashable into a key that names the hand."""
+
+    rules: Rules
+    #: The hand's number in its match, from 1.
+    number: int
+    dealer: int
+    #: The cards as dealt, before any blind nil exchange.
+    dealt: tuple[int, int, int, int]
+    #: The cards each seat passed in a blind nil exchange.
+    exchanged: tuple[int, int, int, int]
+    bids: tuple[int, int, int, int]
+    blind: tuple[bool, bool, bool, bool]
+    #: The 52 cards in the order played.
+    plays: tuple[int, ...]
+    #: Totals and bags before the hand (they decide blind nil and weigh the Hard player's bids).
+    totals: tuple[int, int]
+    bags: tuple[int, int]
+    #: What the hand scored, as the engine worked it out.
+    result: HandScore
+
+    @classmethod
+    def from_log(cls, rules: Rules, log: HandLog, number: int, totals: Sequence[int],
+                 bags: Sequence[int]) -> HandFacts:
+        if log.dealt is None or len(log.plays) != 52:
+            raise ValueError(f"hand {number} has no cards to review")
+        return cls(
+            rules, number, log.dealer, log.dealt, log.exchanged, log.bids, log.blind,
+            tuple(log.plays), (totals[0], totals[1]), (bags[0], bags[1]), log.result,
+        )
+
+    @classmethod
+    def from_game(cls, game: Game, number: int) -> HandFacts:
+        """Hand ``number`` (from 1) of ``game``, which must be finished and played with cards."""
+        if not 1 <= number <= len(game.log):
+            raise ValueError(f"hand {number} is not finished (finished hands: {len(game.log)})")
+        totals = list(game.start_totals)
+        bags = list(game.start_bags)
+        for log in game.log[:number - 1]:
+            totals = [totals[0] + log.result.score[0], totals[1] + log.result.score[1]]
+            bags = list(log.result.bags)
+        return cls.from_log(game.rules, game.log[number - 1], number, totals, bags)
+
+    @property
+    def key(self) -> str:
+        """A name for this hand's review: the same cards, bids and score always give the same
+        key, and a finished hand never changes, so a review can be cached under it."""
+        doc = [
+            REVIEW_VERSION, self.rules.to_spec(), self.dealer, list(self.dealt),
+            list(self.exchanged), list(self.bids), list(self.blind), list(self.plays),
+            list(self.totals), list(self.bags),
+        ]
+        return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:32]
+
+    def at_play(self) -> list[int]:
+        """The four hands at the first lead: the deal after any exchange."""
+        hands = list(self.dealt)
+        for seat in range(4):
+            gave = self.exchanged[seat]
+            if gave:
+                hands[seat] &= ~gave
+                hands[seat ^ 2] |= gave
+        return hands
+
+    def first_leader(self) -> int:
+        hands = self.at_play()
+        if self.rules.two_clubs_leads:
+            return next(s for s in range(4) if hands[s] >> TWO_CLUBS & 1)
+        return (self.dealer + 1) & 3
+
+
+def reviewable_hands(game: Game) -> list[int]:
+    """The numbers (from 1) of the finished hands of ``game`` that were played with cards."""
+    return [n for n, log in enumerate(game.log, 1)
+            if log.dealt is not None and len(log.plays) == 52]
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The table just before one card of the hand: what the solver is given."""
+
+    index: int
+    hands: tuple[int, int, int, int]
+    leader: int
+    trick: tuple[int, ...]
+    broken: bool
+    #: Tricks each seat had taken before this trick.
+    taken: tuple[int, int, int, int]
+    #: Whether the first lead must be the 2♣.
+    two_clubs: bool
+    seat: int
+    card: int
+
+    @property
+    def cards_left(self) -> int:
+        """The most cards any hand holds here: what makes a position hard to solve."""
+        return max(h.bit_count() for h in self.hands)
+
+
+def positions(facts: HandFacts) -> list[Position]:
+    """The 52 positions of the hand, one before each card played."""
+    hands = facts.at_play()
+    leader = facts.first_leader()
+    trick: list[int] = []
+    broken = False
+    taken = [0, 0, 0, 0]
+    out = []
+    jokers = facts.rules.jokers
+    for i, card in enumerate(facts.plays):
+        seat = (leader + len(trick)) & 3
+        out.append(Position(
+            i, (hands[0], hands[1], hands[2], hands[3]), leader, tuple(trick), broken,
+            (taken[0], taken[1], taken[2], taken[3]),
+            facts.rules.two_clubs_leads and i == 0, seat, card,
+        ))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+        broken = broken or card >= 39
+        if len(trick) == 4:
+            leader = trick_winner(trick, leader, jokers)
+            taken[leader] += 1
+            trick = []
+    return out
+
+
+# -- prices ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardPrice:
+    """One card played, against the best card at that moment.
+
+    ``kind`` ``"tricks"``: ``value`` and ``best`` are the tricks the player's side ends the
+    hand with (those already won plus perfect play from here) after the card played and after
+    the best card.  ``kind`` ``"nil"``: the position had a live nil (``nil_seat``), and they
+    are the tricks the defence can force on the nil bidder from here (0: the nil is safe).
+    """
+
+    index: int
+    seat: int
+    card: int
+    kind: str
+    value: int
+    best: int
+    #: The cards that achieve ``best`` (equivalent cards included).
+    best_cards: tuple[int, ...]
+    #: ``""`` (a best card or close enough), ``"?"`` (a trick lost) or ``"??"`` (the contract
+    #: or a nil lost).
+    flag: str = ""
+    text: str = ""
+    nil_seat: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": SEAT_LETTERS[self.seat],
+            "card": card_text(self.card),
+            "kind": self.kind,
+            "value": self.value,
+            "best": self.best,
+            "best_cards": [card_text(c) for c in self.best_cards],
+            "flag": self.flag,
+            "text": self.text,
+            "nil_seat": None if self.nil_seat is None else SEAT_LETTERS[self.nil_seat],
+        }
+
+
+class HandSolvers:
+    """The solvers of one hand: one per side for tricks, one per nil bidder for its nil.
+
+    Kept between the positions of a hand, since their tables of solved positions carry over
+    (a later position is often a subtree of an earlier one).  Each position gets its own node
+    allowance; a solver that has searched a great deal is replaced, to bound its memory.
+    """
+
+    def __init__(self, jokers: bool) -> None:
+        self.jokers = jokers
+        self._solvers: dict[tuple[int, int], Solver] = {}
+
+    def get(self, side: int, nil_seat: int = -1) -> Solver:
+        key = (side, nil_seat)
+        solver = self._solvers.get(key)
+        if solver is None or solver.nodes > SOLVER_NODES:
+            counted = None if nil_seat < 0 else [s == nil_seat for s in range(4)]
+            solver = self._solvers[key] = Solver(side, jokers=self.jokers, counted=counted)
+        return solver
+
+    def values(self, pos: Position, side: int, nil_seat: int, nodes: int | None) -> dict[int, int]:
+        """:func:`card_values` for ``side`` (its tricks, or the tricks it can force on
+        ``nil_seat``), within ``nodes`` more search nodes (:class:`SolverLimit` beyond)."""
+        solver = self.get(side, nil_seat)
+        solver.node_limit = None if nodes is None else solver.nodes + nodes
+        try:
+            return card_values(
+                pos.hands, pos.leader, pos.trick, pos.broken, self.jokers, side,
+                first_trick_two_clubs=pos.two_clubs, solver=solver,
+            )
+        finally:
+            solver.node_limit = None
+
+    def best(self, pos: Position, side: int, nodes: int | None) -> int:
+        """The tricks ``side`` takes from ``pos`` with perfect play (no card by card values:
+        cheaper when only the position's value is wanted)."""
+        solver = self.get(side)
+        solver.node_limit = None if nodes is None else solver.nodes + nodes
+        try:
+            return solver.best(pos.hands, pos.leader, pos.trick, pos.broken, pos.two_clubs)[0]
+        finally:
+            solver.node_limit = None
+
+
+def _live_nils(facts: HandFacts, pos: Position) -> list[int]:
+    """Nil bidders who have taken no trick yet, the player's own side first."""
+    live = [s for s in range(4) if facts.bids[s] == 0 and pos.taken[s] == 0]
+    return sorted(live, key=lambda s: (s & 1) != (pos.seat & 1))
+
+
+def price(facts: HandFacts, pos: Position, solvers: HandSolvers,
+          nodes: int | None = POSITION_NODES) -> CardPrice:
+    """The price of the card played at ``pos`` (see :class:`CardPrice`)."""
+    live = _live_nils(facts, pos)
+    if live:
+        return _price_nil(facts, pos, solvers, live, nodes)
+    side = pos.seat & 1
+    values = solvers.values(pos, side, -1, nodes)
+    won = pos.taken[side] + pos.taken[side + 2]
+    best = max(values.values())
+    best_cards = tuple(sorted(c for c, v in values.items() if v == best))
+    played = values[pos.card]
+    price = CardPrice(pos.index, pos.seat, pos.card, "tricks", won + played, won + best,
+                      best_cards)
+    if played == best:
+        return price
+    flag, text = _trick_words(facts, pos, won + best, won + played, _closest(best_cards, pos.card))
+    return _with(price, flag, text)
+
+
+def _price_nil(facts: HandFacts, pos: Position, solvers: HandSolvers, live: list[int],
+               nodes: int | None) -> CardPrice:
+    """Judge the card on the live nils alone (see the module docstring)."""
+    first: CardPrice | None = None
+    for nil_seat in live:
+        defence = 1 - (nil_seat & 1)
+        values = solvers.values(pos, defence, nil_seat, nodes)
+        ours = (pos.seat & 1) == (nil_seat & 1)
+        # The nil's side wants the fewest tricks forced on the nil bidder, the defence the most.
+        best = min(values.values()) if ours else max(values.values())
+        best_cards = tuple(sorted(c for c, v in values.items() if v == best))
+        played = values[pos.card]
+        price = CardPrice(pos.index, pos.seat, pos.card, "nil", played, best, best_cards,
+                          nil_seat=nil_seat)
+        lost = (best == 0 and played > 0) if ours else (best > 0 and played == 0)
+        if lost:
+            return _with(price, "??", _nil_words(pos, nil_seat, ours,
+                                                 _closest(best_cards, pos.card)))
+        if first is None:
+            first = price
+    assert first is not None
+    return first
+
+
+def _with(price: CardPrice, flag: str, text: str) -> CardPrice:
+    return CardPrice(price.index, price.seat, price.card, price.kind, price.value, price.best,
+                     price.best_cards, flag, text, price.nil_seat)
+
+
+def _closest(cards: Iterable[int], played: int) -> int:
+    """The best card to name in a sentence: one of the same suit as the card played if there
+    is one, the nearest in rank."""
+    return min(cards, key=lambda c: (c // 13 != played // 13, abs(c - played)))
+
+
+def _verb(pos: Position) -> str:
+    return "Playing" if pos.trick else "Leading"
+
+
+def _tricks(n: int) -> str:
+    return "a trick" if n == 1 else f"{n} tricks"
+
+
+def _contracts(facts: HandFacts) -> tuple[int, int]:
+    return (
+        sum(b for s, b in enumerate(facts.bids) if s & 1 == 0),
+        sum(b for s, b in enumerate(facts.bids) if s & 1 == 1),
+    )
+
+
+def _trick_words(facts: HandFacts, pos: Position, best: int, played: int,
+                 better: int) -> tuple[str, str]:
+    """The flag and the sentence for a card that lost tricks (``best`` and ``played`` are the
+    side's tricks in the whole hand).  A side's tricks here include a broken nil bidder's, which
+    do not count towards the contract: close enough for a post-mortem, and said in the docs."""
+    side = pos.seat & 1
+    who = SIDE_WORDS[side]
+    card, other = card_unicode(pos.card), card_unicode(better)
+    contract = _contracts(facts)
+    theirs = contract[1 - side]
+    if contract[side] and best >= contract[side] > played:
+        return "??", (
+            f"{_verb(pos)} the {card} costs the contract: with the {other} {who} take {best} "
+            f"of the {contract[side]} they bid, now {played}."
+        )
+    if theirs and 13 - best < theirs <= 13 - played:
+        return "??", (
+            f"{_verb(pos)} the {card} lets {SIDE_WORDS[1 - side]} make their {theirs}: with "
+            f"the {other} they take {13 - best}, now {13 - played}."
+        )
+    return "?", (
+        f"{_verb(pos)} the {card} gives up {_tricks(best - played)}: with the {other} {who} "
+        f"take {best}, not {played}."
+    )
+
+
+def _nil_words(pos: Position, nil_seat: int, ours: bool, better: int) -> str:
+    card, other = card_unicode(pos.card), card_unicode(better)
+    name = SEAT_NAMES[nil_seat]
+    if ours:
+        return (
+            f"{_verb(pos)} the {card} lets the defence set {name}'s nil: the {other} kept it "
+            "safe."
+        )
+    return f"{_verb(pos)} the {card} lets {name}'s nil escape: with the {other} it could be set."
+
+
+# -- par and bids ------------------------------------------------------------------------------
+
+
+def par(facts: HandFacts, nodes: int | None = PAR_FACTOR * POSITION_NODES,
+        solvers: HandSolvers | None = None) -> tuple[int, int]:
+    """Tricks (NS, EW) when all four play perfectly from the first lead."""
+    first = positions(facts)[0]
+    ns = (solvers or HandSolvers(facts.rules.jokers)).best(first, 0, nodes)
+    return ns, 13 - ns
+
+
+@dataclass(frozen=True, slots=True)
+class BidJudgement:
+    """A seat's bid beside the Hard player's bid in the same place."""
+
+    seat: int
+    bid: int
+    blind: bool
+    #: The Hard player's bid on these cards after the same earlier bids (None for a blind nil:
+    #: it was bid without looking, so there are no cards to judge it on).
+    hard: int | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": SEAT_LETTERS[self.seat],
+            "bid": "blind" if self.blind else ("nil" if self.bid == 0 else self.bid),
+            "hard": None if self.hard is None else ("nil" if self.hard == 0 else self.hard),
+            "reason": self.reason,
+        }
+
+
+def judge_bids(facts: HandFacts, samples: int = HARD_SAMPLES) -> tuple[BidJudgement, ...]:
+    """Ask the Hard player for each seat's bid, replaying the hand's real bids before it."""
+    from .bots import make_bot
+
+    bot = make_bot("hard", samples=samples)
+    game = Game(facts.rules, seed=0, totals=facts.totals, bags=facts.bags, dealer=facts.dealer)
+    game.deal(facts.dealt, facts.dealer)
+    out: dict[int, BidJudgement] = {}
+    while game.phase in (BLIND, BIDDING):
+        seat = game.turn
+        if game.phase == BLIND:
+            game.apply(BLIND_NIL if facts.blind[seat] else LOOK)
+            continue
+        bid = facts.bids[seat]
+        decision = bot.decide(game.view(seat), random.Random(f"{facts.key}:{seat}"))
+        out[seat] = BidJudgement(seat, bid, False, decision.action - BID, decision.reason)
+        game.apply(BID + bid)
+    for seat in range(4):
+        if facts.blind[seat]:
+            out[seat] = BidJudgement(seat, 0, True, None, "Blind nil: bid before looking")
+    order = [(facts.dealer + 1 + i) & 3 for i in range(4)]
+    return tuple(out[s] for s in order)
+
+
+# -- steps -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One piece of a review: ``"price"`` the positions ``first``..``last`` (latest first),
+    ``"bids"`` or ``"par"``."""
+
+    kind: str
+    first: int = 0
+    last: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    step: Step
+    prices: tuple[CardPrice, ...] = ()
+    bids: tuple[BidJudgement, ...] | None = None
+    par: tuple[int, int] | None = None
+    #: Why the review can go no further back (a position beyond the solver's limits), or "".
+    stopped: str = ""
+
+
+def plan(facts: HandFacts, first_cards: int = FIRST_CARDS) -> list[Step]:
+    """The review's steps in order: the last ``first_cards`` tricks, the bids, each earlier
+    trick from the latest back to the first, and par.  Par comes last because it is the
+    hardest position of all: a solver that cannot price the first tricks cannot solve it
+    either, and one that can finds most of it already in its table."""
+    steps = [Step("price", 52 - 4 * first_cards, 51), Step("bids")]
+    for trick in range(12 - first_cards, -1, -1):
+        steps.append(Step("price", 4 * trick, 4 * trick + 3))
+    steps.append(Step("par"))
+    return steps
+
+
+def run_step(facts: HandFacts, step: Step, solvers: HandSolvers | None = None,
+             nodes: int | None = POSITION_NODES) -> StepResult:
+    """Do one step (in a worker process on the web server).  A position beyond ``nodes``
+    search nodes ends the step early, with the prices found so far and ``stopped`` said; par
+    may take :data:`PAR_FACTOR` times as many."""
+    if step.kind == "bids":
+        return StepResult(step, bids=judge_bids(facts))
+    if step.kind == "par":
+        try:
+            limit = None if nodes is None else PAR_FACTOR * nodes
+            return StepResult(step, par=par(facts, limit, solvers))
+        except SolverLimit:
+            return StepResult(step, stopped="par needs a faster solver")
+    if step.kind != "price":
+        raise ValueError(f"unknown review step {step.kind!r}")
+    solvers = solvers or HandSolvers(facts.rules.jokers)
+    every = positions(facts)
+    prices: list[CardPrice] = []
+    for index in range(step.last, step.first - 1, -1):
+        try:
+            prices.append(price(facts, every[index], solvers, nodes))
+        except SolverLimit:
+            trick = index // 4 + 1
+            return StepResult(step, tuple(prices),
+                              stopped=f"trick {trick} needs a faster solver")
+    return StepResult(step, tuple(prices))
+
+
+# -- a whole review --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Review:
+    """A review as far as it has got: prices by position, the bids, par."""
+
+    facts: HandFacts
+    priced: dict[int, CardPrice] = field(default_factory=dict)
+    bids: tuple[BidJudgement, ...] | None = None
+    par: tuple[int, int] | None = None
+    #: Why the pricing stopped before the first trick (``""`` while it goes on or when done).
+    stopped: str = ""
+    par_stopped: str = ""
+
+    def add(self, result: StepResult) -> None:
+        for p in result.prices:
+            self.priced[p.index] = p
+        if result.bids is not None:
+            self.bids = result.bids
+        if result.step.kind == "par":
+            self.par = result.par
+            self.par_stopped = result.stopped
+        elif result.stopped:
+            self.stopped = result.stopped
+
+    @property
+    def first_trick(self) -> int | None:
+        """The earliest trick from which every card to the end is priced (None: none yet)."""
+        index = 52
+        while index > 0 and index - 1 in self.priced:
+            index -= 1
+        # A trick counts once all four of its cards are priced.
+        first = (index + 3) // 4 + 1
+        return None if first > 13 else first
+
+    def to_json(self) -> dict[str, Any]:
+        """The review for the browser: the hand, every trick card by card, par and bids."""
+        f = self.facts
+        every = positions(f)
+        tricks = []
+        for t in range(13):
+            cards = []
+            for pos in every[4 * t: 4 * t + 4]:
+                priced = self.priced.get(pos.index)
+                doc = priced.to_json() if priced else {
+                    "seat": SEAT_LETTERS[pos.seat], "card": card_text(pos.card),
+                }
+                cards.append(doc)
+            after = every[4 * t + 4].leader if t < 12 else _last_winner(f, every[48])
+            tricks.append({"leader": SEAT_LETTERS[every[4 * t].leader], "cards": cards,
+                           "winner": SEAT_LETTERS[after]})
+        flags = [p for p in self.priced.values() if p.flag]
+        return {
+            "hand": f.number,
+            "rules": f.rules.to_spec(),
+            "dealer": SEAT_LETTERS[f.dealer],
+            "deal": {SEAT_LETTERS[s]: hand_text(f.dealt[s]).split() for s in range(4)},
+            "exchange": {SEAT_LETTERS[s]: hand_text(m).split()
+                         for s, m in enumerate(f.exchanged) if m},
+            "totals_before": {"NS": f.totals[0], "EW": f.totals[1]},
+            "result": hand_score_json(f.result),
+            "tricks": tricks,
+            "par": None if self.par is None else {"NS": self.par[0], "EW": self.par[1]},
+            "bids": None if self.bids is None else [b.to_json() for b in self.bids],
+            "priced": len(self.priced),
+            "from_trick": self.first_trick,
+            "flags": {"?": sum(p.flag == "?" for p in flags),
+                      "??": sum(p.flag == "??" for p in flags)},
+            "stopped": self.stopped,
+            "par_stopped": self.par_stopped,
+        }
+
+
+def _last_winner(facts: HandFacts, pos: Position) -> int:
+    trick = list(facts.plays[48:])
+    return trick_winner(trick, pos.leader, facts.rules.jokers)
+
+
+def review_hand(facts: HandFacts, *, cards: int = 13, bids: bool = True,
+                with_par: bool = False, nodes: int | None = None) -> Review:
+    """A review in one call (tests, benchmarks, the command line): every position with at most
+    ``cards`` cards in a hand, the bids unless ``bids`` is false, par if ``with_par``."""
+    review = Review(facts)
+    solvers = HandSolvers(facts.rules.jokers)
+    for step in plan(facts, min(cards, FIRST_CARDS)):
+        if (step.kind == "bids" and not bids) or (step.kind == "par" and not with_par):
+            continue
+        if step.kind == "price" and 13 - step.first // 4 > cards:
+            continue
+        result = run_step(facts, step, solvers, nodes)
+        review.add(result)
+        if result.stopped and step.kind == "price":
+            break
+    return review
