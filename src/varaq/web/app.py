@@ -142,6 +142,9 @@ def create_app(
         try:
             yield
         finally:
+            reviews = getattr(app.state, "reviews", None)
+            if reviews is not None:
+                await reviews.close()
             await app.state.quick.close()
             await tables.close()
             if cluster is not None:
