@@ -28,7 +28,7 @@ from ..service.quickmatch import QuickMatch
 from ..service.settings import Pace, Settings
 from ..service.store import Store, default_db_url
 from ..service.tables import Tables
-from . import accounts, games, online, pages, sockets
+from . import accounts, daily, games, online, pages, sockets
 from .security import SecurityHeaders
 from .sessions import Sessions
 from .static import CachedStatic, content_hash, serve_page
@@ -138,6 +138,7 @@ def create_app(
         *online.routes,
         *sockets.routes,
         *pages.routes,
+        *daily.routes,
         Mount(f"/static/{static_hash}", CachedStatic(directory=static, immutable=True)),
         Mount("/static", CachedStatic(directory=static, immutable=False), name="static"),
     ]
