@@ -64,9 +64,11 @@ from ..rules import Rules
 from ..seats import E, N, S, W
 from .errors import Refusal
 from .journal import Line
+from .newtable import TableInfo, new_table_id
+from .registry import Tables
 from .seating import Seating
 from .store import Base, Store, UserRow
-from .tables import Table, TableInfo, Tables, new_table_id
+from .tables import Table
 
 __all__ = ["DailyTryRow", "DailyTry", "Daily", "save_progress", "samples_from_env"]
 

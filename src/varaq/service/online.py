@@ -15,6 +15,11 @@ A table with people at it (a private table, a quick match) keeps, beside its gam
 
 None of this is stored: after a restart nobody is connected, and the countdowns start again
 when they reconnect.  What *is* stored (seats, the game) goes through the table's journal.
+
+With several server processes, the table's owner keeps this state: other processes tell it
+how many sockets each seat has open with them (:meth:`Online.remote_presence`, repeated every
+second, so a process that dies stops counting within a few seconds), and receive a
+:meth:`Online.snapshot` after every change to show their readers.
 """
 
 from __future__ import annotations
@@ -55,8 +60,14 @@ OFFER_SECONDS = 60.0
 @dataclass(slots=True)
 class Online:
     table: Table
-    #: Open sockets per seat (people only).
-    present: dict[int, int] = field(default_factory=dict)
+    #: Open sockets per seat (people only), in this process.
+    local: dict[int, int] = field(default_factory=dict)
+    #: Open sockets per seat in other processes: node -> (when told, seat -> sockets).
+    remote: dict[str, tuple[float, dict[int, int]]] = field(default_factory=dict)
+    #: Seats present when last looked (to see who just arrived or left).
+    seen: set[int] = field(default_factory=set)
+    #: A follower's copy of the owner's state (its own fields are then not used).
+    mirror: dict[str, Any] | None = None
     #: Seat -> wall-clock time (epoch seconds) when a computer player takes over, while the
     #: person is away and the countdown runs.
     away_until: dict[int, float] = field(default_factory=dict)
@@ -76,18 +87,42 @@ class Online:
 
     # -- reading ---------------------------------------------------------------------------------
 
+    def is_present(self, seat: int) -> bool:
+        if self.mirror is not None:
+            return seat in self.mirror["present"]
+        return bool(self.local.get(seat)) or any(
+            seats.get(seat) for _, seats in self.remote.values())
+
     def seat_json(self, seat: int) -> dict[str, Any]:
         """What the seats list shows of one seat's presence."""
+        if self.mirror is not None:
+            return dict(self.mirror["seats"][seat])
         person = self.table.seating.seats[seat].is_person
         away = seat in self.away_until
         return {
-            "present": bool(self.present.get(seat)) if person else None,
+            "present": self.is_present(seat) if person else None,
             "away": away,
             "takeover": int(self.away_until[seat] * 1000) if away else None,
             "auto": seat in self.auto,
         }
 
+    def snapshot(self) -> dict[str, Any]:
+        """The owner's presence and timers, for the other processes to show."""
+        return {
+            "present": sorted(s for s in range(4) if self.is_present(s)),
+            "seats": [self.seat_json(s) for s in range(4)],
+            "state": self.state_json(),
+            "auto": sorted(self.auto),
+            "timed_out": self.timed_out,
+        }
+
+    def load(self, snapshot: dict[str, Any]) -> None:
+        """A follower takes the owner's snapshot as its own."""
+        self.mirror = snapshot
+
     def state_json(self) -> dict[str, Any]:
+        if self.mirror is not None:
+            return dict(self.mirror["state"])
         t = self.table
         return {
             "turn_timer": t.info.options.get("turn_timer", 0),
@@ -102,6 +137,10 @@ class Online:
 
     def plays_for(self, seat: int) -> bool:
         """Whether a computer player chooses for ``seat`` now (a person's seat)."""
+        if self.mirror is not None:
+            return seat in self.mirror["auto"] or (
+                self.mirror["timed_out"] is not None
+                and tuple(self.mirror["timed_out"]) == (self.table.version, seat))
         if seat in self.auto:
             return True
         return self.timed_out == (self.table.version, seat)
@@ -109,28 +148,53 @@ class Online:
     # -- presence --------------------------------------------------------------------------------
 
     def arrive(self, seat: int | None) -> None:
-        if seat is None or not self.table.seating.seats[seat].is_person:
+        if seat is not None:
+            self.local[seat] = self.local.get(seat, 0) + 1
+            self.look()
+
+    def depart(self, seat: int | None) -> None:
+        if seat is not None and self.local.get(seat):
+            self.local[seat] -= 1
+            if not self.local[seat]:
+                del self.local[seat]
+            self.look()
+
+    def remote_presence(self, node: str, seats: dict[int, int]) -> None:
+        """Another process's open sockets at this table (all of them, every second)."""
+        self.remote[node] = (time.monotonic(), {s: n for s, n in seats.items() if n})
+        self.look()
+
+    def forget_silent(self, older_than: float = 3.5) -> None:
+        """Stop counting the sockets of processes not heard from lately (one may have died)."""
+        cutoff = time.monotonic() - older_than
+        silent = [node for node, (when, _) in self.remote.items() if when < cutoff]
+        for node in silent:
+            del self.remote[node]
+        if silent:
+            self.look()
+
+    def look(self) -> None:
+        """Compare who is present now with before: a person who left starts a countdown, one
+        who came back plays again."""
+        if self.mirror is not None:
             return
-        self.present[seat] = self.present.get(seat, 0) + 1
-        if seat in self.away_until or seat in self.auto:
+        t = self.table
+        people = {s for s in t.seating.people()}
+        now = {s for s in people if self.is_present(s)}
+        if now == self.seen & people:
+            self.seen = now
+            return
+        for seat in now - self.seen:
             self.away_until.pop(seat, None)
             self.auto.discard(seat)
             self._cancel(f"drop:{seat}")
-        self.changed()
-
-    def depart(self, seat: int | None) -> None:
-        if seat is None or seat not in self.present:
-            return
-        self.present[seat] -= 1
-        if self.present[seat] > 0:
-            return
-        del self.present[seat]
-        t = self.table
-        if t.seating.started and not t.game.is_over and t.seating.seats[seat].is_person:
-            seconds = t.tables.settings.drop_seconds
-            self.away_until[seat] = time.time() + seconds
-            self._later(f"drop:{seat}", seconds, self._take_over, seat)
-        self.ready.discard(seat)
+        for seat in (self.seen & people) - now:
+            if t.seating.started and not t.game.is_over:
+                seconds = t.tables.settings.drop_seconds
+                self.away_until[seat] = time.time() + seconds
+                self._later(f"drop:{seat}", seconds, self._take_over, seat)
+            self.ready.discard(seat)
+        self.seen = now
         self.changed()
 
     def _take_over(self, seat: int) -> None:
@@ -177,7 +241,7 @@ class Online:
     def ask_next(self, seat: int) -> bool:
         """A person is ready for the next hand; whether everyone present now is."""
         self.ready.add(seat)
-        people = [s for s in self.table.seating.people() if self.present.get(s)]
+        people = [s for s in self.table.seating.people() if self.is_present(s)]
         self.changed()
         return all(s in self.ready for s in people)
 
@@ -191,7 +255,7 @@ class Online:
         offered to concede already."""
         mate = seat ^ 2
         t = self.table
-        if not t.seating.seats[mate].is_person or not self.present.get(mate) or mate in self.auto:
+        if not t.seating.seats[mate].is_person or not self.is_present(mate) or mate in self.auto:
             return False
         return not (self.offer is not None and self.offer[0] == mate
                     and self.offer[1] >= time.time())

@@ -26,32 +26,29 @@ import asyncio
 import contextlib
 import logging
 import random
-import secrets
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..actions import ActionError, action_text, parse_action
-from ..bots import LEVELS
 from ..daily import Progress, daily_record
 from ..engine import DEAL, OVER, Game, IllegalAction
 from ..record import to_record
-from ..rules import Rules, RulesError
-from ..seats import SEAT_LETTERS, SEAT_NAMES, S
-from .botpool import HINT_BUDGET, BotPool
+from ..seats import SEAT_LETTERS, SEAT_NAMES
+from .botpool import HINT_BUDGET
 from .errors import Refusal
-from .journal import JournalError, Line, Step, replay, write_step
-from .online import TURN_TIMERS, Online
-from .ratelimit import RateLimits
+from .journal import Line, Step, write_step
+from .newtable import CODE_ALPHABET, TableInfo, parse_private_table
+from .online import Online
 from .readers import event_json, view_json
 from .seating import Seating
-from .settings import SPEEDS, Pace, Settings
-from .store import Append, StaleWrite, Store, StoredTable, StoreError, make_appender
+from .settings import SPEEDS, Pace
+from .store import Append, StaleWrite, StoreError
 
-__all__ = [
-    "Table", "Tables", "Refusal", "Pace", "NAMES", "Listener", "new_table_id", "parse_new_game",
-]
+__all__ = ["Table", "Refusal", "Pace", "NAMES", "Listener", "TableInfo", "CODE_ALPHABET"]
+
+if TYPE_CHECKING:
+    from .registry import Tables
 
 log = logging.getLogger("varaq.service")
 
@@ -61,11 +58,6 @@ NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
 PEOPLE_KINDS = ("private", "quick")
 #: Events in a full state (a client that gives no version still sees the last moves).
 RECENT_EVENTS = 8
-
-
-def new_table_id() -> str:
-    """An unguessable id: at a single-player table, knowing it is what lets a browser play."""
-    return secrets.token_urlsafe(16)
 
 
 class Listener:
@@ -110,41 +102,6 @@ class Listener:
         self.messages = deque(m for m in self.messages if m.get("type") != "event")
         self.resync = True
         self.ready.set()
-
-
-@dataclass(slots=True)
-class TableInfo:
-    """A table's fixed facts (its row in the store, without the entries)."""
-
-    id: str
-    kind: str
-    level: str
-    rules: Rules
-    seed: str
-    totals: tuple[int, int] = (0, 0)
-    bags: tuple[int, int] = (0, 0)
-    dealer: int | None = None
-    code: str | None = None
-    host: int | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def new_game(self) -> Game:
-        return Game(self.rules, seed=self.seed, totals=self.totals, bags=self.bags,
-                    dealer=self.dealer)
-
-    def start_json(self) -> dict[str, Any]:
-        return {"total": list(self.totals), "bags": list(self.bags), "dealer": self.dealer}
-
-    @classmethod
-    def from_stored(cls, row: StoredTable) -> TableInfo:
-        start = row.start
-        total = start.get("total") or [0, 0]
-        bags = start.get("bags") or [0, 0]
-        return cls(
-            row.id, row.kind, row.level, Rules.from_spec(row.rules), row.seed,
-            (int(total[0]), int(total[1])), (int(bags[0]), int(bags[1])), start.get("dealer"),
-            row.code, row.host, dict(row.options),
-        )
 
 
 class Table:
@@ -450,7 +407,7 @@ class Table:
             if to not in ("bot", "open"):
                 raise Refusal(400, 'a seat goes to "bot" or "open"')
             if occupant.is_person:
-                away = self.online is not None and not self.online.present.get(seat)
+                away = self.online is not None and not self.online.is_present(seat)
                 if occupant.user_id == user_id:
                     raise Refusal(409, "that is your own seat")
                 if self.seating.started and not away:
@@ -462,7 +419,7 @@ class Table:
             if self.online is not None:
                 self.online.away_until.pop(seat, None)
                 self.online.auto.discard(seat)
-                self.online.present.pop(seat, None)
+                self.online.look()
 
     async def leave(self, user_id: int) -> None:
         """A person gives up their seat (the host cannot: the table is theirs)."""
@@ -696,312 +653,4 @@ class Table:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
-
-class Tables:
-    """All tables of this server process: created here, loaded from the store on first use."""
-
-    def __init__(
-        self, store: Store, bots: BotPool, settings: Settings, limits: RateLimits | None = None,
-    ) -> None:
-        self.store = store
-        self.bots = bots
-        self.settings = settings
-        self.pace = settings.pace
-        self.limits = limits or RateLimits(settings.limits)
-        self.appender = make_appender(store)
-        self._tables: dict[str, Table] = {}
-        self._loading = asyncio.Lock()
-        #: Names of the people seated at tables in memory, by user id.
-        self.user_names: dict[int, str] = {}
-
-    async def create_solo(self, body: Mapping[str, Any]) -> Table:
-        """A new single-player table from a ``POST /api/games`` body, dealt and stored."""
-        info = parse_new_game(body, test_mode=self.settings.test_mode)
-        return await self.create(info, Seating.solo(), [Line("deal")])
-
-    async def create(
-        self, info: TableInfo, seating: Seating, lines: list[Line],
-        seats: dict[int, int] | None = None,
-    ) -> Table:
-        """Store a new table made of ``info``, ``seating`` and its first ``lines``, keep it in
-        memory and set its computer players going.  ``seats``: which seat each person's
-        account sits at (for "your tables")."""
-        game = info.new_game()
-        steps = [line.apply(game, seating) for line in lines]
-        status = "over" if game.is_over else ("playing" if seating.started else "seating")
-        try:
-            await asyncio.to_thread(
-                self.store.create_table, table_id=info.id, kind=info.kind, level=info.level,
-                rules=info.rules.to_spec(), seed=info.seed, start=info.start_json(),
-                options=info.options, status=status, entries=[write_step(s) for s in steps],
-                code=info.code, host=info.host, seats=seats,
-            )
-        except StaleWrite as e:
-            raise Refusal(409, str(e)) from None
-        except Exception as e:
-            log.error("storing a new table failed: %s", e)
-            raise Refusal(503, f"could not store the new game: {type(e).__name__}") from None
-        table = Table(info, game, seating, steps, self)
-        self._keep(table)
-        table.wake()
-        return table
-
-    async def replay(self, table: Table) -> Table:
-        """A new single-player table with the same rules, strength and deals ("play these
-        deals again"): the seed never leaves the server."""
-        old = table.info
-        info = TableInfo(
-            new_table_id(), old.kind, old.level, old.rules, old.seed, old.totals, old.bags,
-            old.dealer, options={k: v for k, v in old.options.items() if k == "pace"},
-        )
-        return await self.create(info, Seating.solo(), [Line("deal")])
-
-    async def create_private(self, host: int, name: str, body: Mapping[str, Any]) -> Table:
-        """A private table from ``POST /api/tables``: the host sits South and gets a code."""
-        info = parse_private_table(body)
-        info.host = host
-        self.user_names[host] = name
-        seating = Seating.open_table(host=host)
-        for _ in range(20):
-            info.code = new_code()
-            try:
-                return await self.create(info, seating, [Line("sit", S, who=f"u{host}")],
-                                          seats={S: host})
-            except Refusal as e:
-                if e.status != 409:
-                    raise
-        raise Refusal(503, "could not find a free table code; try again")
-
-    async def create_quick(self, people: list[tuple[int, str]]) -> Table:
-        """A quick-match table: up to four people in arrival order (the first at South, the
-        second across as partner, then East and West), computer players in any other seat,
-        the ``varaq`` preset, started at once."""
-        info = TableInfo(new_table_id(), "quick", "normal", Rules.named("varaq"),
-                         str(secrets.randbits(48)), options={"fill_bots": True})
-        order = (S, 0, 1, 3)
-        seating = Seating()
-        lines = []
-        seats: dict[int, int] = {}
-        for (user_id, name), seat in zip(people, order, strict=False):
-            self.user_names[user_id] = name
-            lines.append(Line("sit", seat, who=f"u{user_id}"))
-            seats[seat] = user_id
-        lines += [Line("sit", s, who="bot") for s in order[len(people):]]
-        lines += [Line("start"), Line("deal")]
-        return await self.create(info, seating, lines, seats=seats)
-
-    async def again(self, table: Table, user_id: int) -> Table:
-        """Play again after a match of people: the same seats and variations, new deals.
-        Every reader of the old table is told where the new one is."""
-        async with table.lock:
-            if not table.game.is_over:
-                raise Refusal(409, "the match is not over yet")
-            if table.seating.seat_of(user_id) is None:
-                raise Refusal(403, "you do not have a seat at this table")
-            following = table.info.options.get("next")
-            if following:
-                return await self.get(str(following))
-            old = table.info
-            info = TableInfo(
-                new_table_id(), old.kind, old.level, old.rules, str(secrets.randbits(48)),
-                options={k: v for k, v in old.options.items() if k != "next"},
-                host=old.host,
-            )
-            if old.kind == "private":
-                info.code = new_code()
-            seating = Seating(host_seat=table.seating.host_seat)
-            lines = [Line("sit", s, who=o.word if o.kind != "open" else "bot")
-                     for s, o in enumerate(table.seating.seats)]
-            seats = {s: o.user_id for s, o in enumerate(table.seating.seats)
-                     if o.user_id is not None}
-            new = await self.create(info, seating, [*lines, Line("start"), Line("deal")],
-                                     seats=seats)
-            options = {**old.options, "next": new.id}
-            await table.commit([], 409, values={"options": options})
-            old.options = options
-            table.push_presence()
-            for listener in table.listeners:
-                listener.push({"type": "again", "id": new.id})
-            return new
-
-    async def by_code(self, text: str) -> Table:
-        """The private table with this code (letters in any case; spaces and dashes ignored)."""
-        code = "".join(ch for ch in text.upper() if ch.isalnum())
-        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
-            raise Refusal(404, "no table has that code")
-        table_id = await asyncio.to_thread(self.store.table_by_code, code)
-        if table_id is None:
-            raise Refusal(404, "no table has that code")
-        return await self.get(table_id)
-
-    async def get(self, table_id: str) -> Table:
-        """The table for ``table_id``, rebuilt from the store if this process has not seen it."""
-        table = self._tables.get(table_id)
-        if table is not None:
-            table.wake()  # revives the computer players should their task have ended early
-            return table
-        if not _plausible_id(table_id):
-            raise Refusal(404, "no game with that id")
-        async with self._loading:
-            table = self._tables.get(table_id)
-            if table is not None:
-                return table
-            try:
-                stored = await asyncio.to_thread(self.store.load_table, table_id)
-            except Exception as e:
-                log.error("loading table %s failed: %s", table_id, e)
-                raise Refusal(503, f"could not load the game: {type(e).__name__}") from None
-            if stored is None:
-                raise Refusal(404, "no game with that id")
-            table = self._rebuild(stored)
-            await self._learn_names(table)
-            self._keep(table)
-        table.wake()  # the computer players resume if it is their turn
-        return table
-
-    async def _learn_names(self, table: Table) -> None:
-        """The names of the people seated at a table rebuilt from the store."""
-        for occupant in table.seating.seats:
-            uid = occupant.user_id
-            if uid is not None and uid not in self.user_names:
-                user = await asyncio.to_thread(self.store.user, uid)
-                self.user_names[uid] = user.name if user is not None else "Player"
-
-    def _rebuild(self, stored: StoredTable) -> Table:
-        try:
-            info = TableInfo.from_stored(stored)
-            seating = Seating.solo() if info.kind == "solo" else Seating(host_seat=S)
-            done = replay(info.new_game(), seating, stored.entries)
-        except (JournalError, RulesError, KeyError, ValueError, TypeError) as e:
-            log.error("table %s cannot be rebuilt: %s", stored.id, e)
-            raise Refusal(500, f"game {stored.id} cannot be rebuilt: {e}") from None
-        return Table(info, done.game, done.seating, done.steps, self)
-
-    def _keep(self, table: Table) -> None:
-        limit = self.settings.max_tables
-        if len(self._tables) >= limit:
-            for table_id, old in list(self._tables.items()):
-                if old.idle:
-                    del self._tables[table_id]
-                    old.retired = True  # a request still holding it must not write
-                if len(self._tables) < limit // 2:
-                    break
-        self._tables[table.id] = table
-
-    def __len__(self) -> int:
-        return len(self._tables)
-
-    def forget(self, table_id: str) -> None:
-        table = self._tables.pop(table_id, None)
-        if table is not None:
-            table.retired = True
-
-    async def close(self) -> None:
-        for table in list(self._tables.values()):
-            await table.close()
-        self._tables.clear()
-        await asyncio.to_thread(self.appender.close)
-
-
-def _plausible_id(table_id: str) -> bool:
-    return 8 <= len(table_id) <= 64 and all(c.isalnum() or c in "-_" for c in table_id)
-
-
-_TEST_ONLY = ("seed", "start", "dealer")
-
-
-def parse_new_game(body: Mapping[str, Any], *, test_mode: bool = False) -> TableInfo:
-    """Check a new-game body; every problem is a :class:`Refusal` with one line.
-
-    ``seed``, ``start`` and ``dealer`` let a test set up an exact position; a real server
-    refuses them, since a client that knows the seed can work out every card of every hand.
-    """
-    known = {"level", "rules", *_TEST_ONLY}
-    unknown = sorted(set(body) - known)
-    if unknown:
-        raise Refusal(400, f"unknown field {unknown[0]!r} (known: level, rules)")
-    if not test_mode:
-        for key in _TEST_ONLY:
-            if key in body:
-                raise Refusal(
-                    400, f"{key} may only be chosen on a server started in test mode"
-                )
-    level = body.get("level", "normal")
-    if level not in LEVELS:
-        raise Refusal(400, f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
-    rules = read_rules(body.get("rules", "varaq"))
-    seed = body.get("seed")
-    if seed is None:
-        seed = secrets.randbits(48)
-    elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise Refusal(400, "seed must be a whole number from 0 to 2**63-1")
-    totals, bags = _parse_start(body.get("start"))
-    dealer = body.get("dealer")
-    if dealer is not None:
-        if not isinstance(dealer, str) or dealer.upper() not in ("N", "E", "S", "W"):
-            raise Refusal(400, "dealer must be one of N, E, S, W")
-        dealer = SEAT_LETTERS.index(dealer.upper())
-    return TableInfo(new_table_id(), "solo", level, rules, str(seed), totals, bags, dealer)
-
-
-#: Table codes: short enough to read out, from letters and digits that cannot be confused
-#: (no 0/O, 1/I), and random: 30**6 is about 729 million, and join attempts are rate-limited.
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 6
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def parse_private_table(body: Mapping[str, Any]) -> TableInfo:
-    """Check a new private table's body: level, rules, bots in empty seats, turn timer."""
-    known = {"level", "rules", "fill_bots", "turn_timer"}
-    unknown = sorted(set(body) - known)
-    if unknown:
-        raise Refusal(400, f"unknown field {unknown[0]!r} (known: {', '.join(sorted(known))})")
-    level = body.get("level", "normal")
-    if level not in LEVELS:
-        raise Refusal(400, f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
-    rules = read_rules(body.get("rules", "varaq"))
-    fill = body.get("fill_bots", True)
-    if not isinstance(fill, bool):
-        raise Refusal(400, "fill_bots must be true or false")
-    timer = body.get("turn_timer", 0)
-    if timer not in TURN_TIMERS or isinstance(timer, bool):
-        raise Refusal(400, f"turn_timer must be one of {', '.join(map(str, TURN_TIMERS))}")
-    return TableInfo(new_table_id(), "private", level, rules, str(secrets.randbits(48)),
-                     options={"fill_bots": fill, "turn_timer": timer})
-
-
-def read_rules(spec: Any) -> Rules:
-    """A table's rules from a request; a bad spec is a 422 saying why."""
-    try:
-        return Rules.from_spec(spec)
-    except RulesError as e:
-        raise Refusal(422, str(e)) from None
-    except (TypeError, ValueError, AttributeError) as e:
-        raise Refusal(422, f"bad rules: {e}") from None
-
-
-def _parse_start(start: Any) -> tuple[tuple[int, int], tuple[int, int]]:
-    if start is None:
-        return (0, 0), (0, 0)
-    if not isinstance(start, dict) or set(start) - {"total", "bags"}:
-        raise Refusal(400, 'start must be {"total": {"NS": n, "EW": n}, "bags": {...}}')
-    out = []
-    for key in ("total", "bags"):
-        part = start.get(key) or {}
-        if not isinstance(part, dict) or set(part) - {"NS", "EW"}:
-            raise Refusal(400, f'start.{key} must be {{"NS": n, "EW": n}}')
-        pair = []
-        for side in ("NS", "EW"):
-            value = part.get(side, 0)
-            if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 100000:
-                raise Refusal(400, f"start.{key}.{side} must be a whole number")
-            if key == "bags" and value < 0:
-                raise Refusal(400, f"start.bags.{side} cannot be negative")
-            pair.append(value)
-        out.append((pair[0], pair[1]))
-    return out[0], out[1]
 

@@ -25,9 +25,9 @@ from ..service.accounts import Accounts
 from ..service.botpool import BotPool
 from ..service.errors import Refusal
 from ..service.quickmatch import QuickMatch
+from ..service.registry import Tables
 from ..service.settings import Pace, Settings
 from ..service.store import Store, default_db_url
-from ..service.tables import Tables
 from . import accounts, daily, games, online, pages, sockets
 from .security import SecurityHeaders
 from .sessions import Sessions

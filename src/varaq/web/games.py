@@ -18,8 +18,9 @@ from ..bots import LEVELS
 from ..rules import PRESETS, RULE_HELP, options_json
 from ..seats import S
 from ..service.errors import Refusal
+from ..service.registry import Tables
 from ..service.seating import GUEST
-from ..service.tables import Table, Tables
+from ..service.tables import Table
 from .requests import (
     Json,
     check_origin,

@@ -1,0 +1,271 @@
+"""Several ``varaq serve`` processes, one game: owners, events and requests.
+
+The lichess shape, with existing engines: one owner per running table, events over Redis, a
+shared PostgreSQL.
+
+**Ownership: a PostgreSQL advisory lock per table.**  A process that loads a table tries
+``pg_try_advisory_lock`` on a key made from the table's id, on one connection it keeps for its
+locks.  The process holding the lock is the table's *owner*: it alone applies actions, drives
+the computer players, runs the timers, and appends to the table's entries.  Why an advisory
+lock rather than a lease with an expiry in Redis: the lock lives with the data it guards, and
+PostgreSQL releases it the moment the owner's connection dies — a SIGKILLed owner hands its
+tables on at once, with no expiry to tune between "too slow to fail over" and "too quick under
+a pause".  A Redis restart moves no table.  And whatever happens to locks, every append names
+the version it follows (see :mod:`.store`), so two writers can never both extend a table.
+
+**Events: Redis pub/sub, one channel per table.**  After each commit the owner publishes the
+journal lines it stored (and its presence and timers); every other process that has readers
+at that table (a *follower*) applies the same lines to its own copy — the engine is
+deterministic — and sends each of its readers the events filtered for them, as the owner does.
+A follower that sees a gap in the versions (Redis dropped a message or restarted) reloads the
+lines from the database: the database, not Redis, is the history.
+
+**Requests: Redis pub/sub too.**  A follower forwards an action to the table's request channel
+and waits for the owner's answer.  Nobody listening there means the table has no owner: the
+follower takes the lock itself and acts.  Followers also try the locks of the tables they
+follow every second, so a table whose owner died is taken over within about a second even if
+nobody acts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .errors import Refusal
+
+__all__ = ["Cluster", "NoOwner", "table_key"]
+
+log = logging.getLogger("varaq.cluster")
+
+#: Seconds a forwarded request waits for the owner's answer.
+REQUEST_TIMEOUT = 10.0
+#: Seconds between checks of the lock connection (and claims of ownerless tables).
+HEARTBEAT = 1.0
+
+
+class NoOwner(Exception):
+    """Nobody listens on the table's request channel: it has no owner right now."""
+
+
+def table_key(table_id: str) -> int:
+    """A table's advisory-lock key: 64 bits of a hash of its id, as PostgreSQL's bigint."""
+    return int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:8], "big", signed=True)
+
+
+def _conninfo(url: str) -> str:
+    """A SQLAlchemy PostgreSQL URL as psycopg's connection string."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class Locks:
+    """This process's advisory locks, on one PostgreSQL connection kept for them."""
+
+    def __init__(self, db_url: str) -> None:
+        self.conninfo = _conninfo(db_url)
+        self._conn: Any = None
+        self._lock = asyncio.Lock()
+        self.held: set[str] = set()
+
+    async def _connection(self) -> Any:
+        import psycopg
+
+        if self._conn is None or self._conn.closed:
+            self._conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+            self.held.clear()
+        return self._conn
+
+    async def try_own(self, table_ids: list[str]) -> set[str]:
+        """Take whichever of these tables' locks are free; the ids now held."""
+        wanted = [t for t in table_ids if t not in self.held]
+        if not wanted:
+            return set()
+        async with self._lock:
+            conn = await self._connection()
+            keys = [table_key(t) for t in wanted]
+            cursor = await conn.execute(
+                "SELECT k, pg_try_advisory_lock(k) FROM unnest(%s::bigint[]) AS k", (keys,))
+            won = {k for k, ok in await cursor.fetchall() if ok}
+        got = {t for t, k in zip(wanted, keys, strict=True) if k in won}
+        self.held |= got
+        return got
+
+    async def release(self, table_id: str) -> None:
+        if table_id not in self.held:
+            return
+        self.held.discard(table_id)
+        async with self._lock:
+            with contextlib.suppress(Exception):
+                conn = await self._connection()
+                await conn.execute("SELECT pg_advisory_unlock(%s)", (table_key(table_id),))
+
+    async def alive(self) -> bool:
+        """Whether the lock connection still answers (if not, every lock is gone)."""
+        async with self._lock:
+            try:
+                conn = await self._connection()
+                await conn.execute("SELECT 1")
+                return True
+            except Exception:
+                with contextlib.suppress(Exception):
+                    if self._conn is not None:
+                        await self._conn.close()
+                self._conn = None
+                self.held.clear()
+                return False
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._conn is not None:
+                with contextlib.suppress(Exception):
+                    await self._conn.close()
+                self._conn = None
+            self.held.clear()
+
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Cluster:
+    """This process's link to the others: its locks, its Redis subscriptions, its requests."""
+
+    def __init__(self, db_url: str, redis_url: str) -> None:
+        import redis.asyncio as aioredis
+
+        if not db_url.startswith("postgresql"):
+            raise ValueError("several processes need a PostgreSQL --db (SQLite is one process)")
+        self.node = uuid.uuid4().hex[:12]
+        self.redis_url = redis_url
+        self.redis = aioredis.from_url(redis_url, decode_responses=True,
+                                       socket_connect_timeout=2, socket_timeout=None,
+                                       retry_on_timeout=True, health_check_interval=5)
+        self.locks = Locks(db_url)
+        self._handlers: dict[str, Handler] = {}
+        self._waiting: dict[str, asyncio.Future[Any]] = {}
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._changes: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        #: Called after Redis comes back (followers reload what they may have missed).
+        self.on_reconnect: Callable[[], Awaitable[None]] | None = None
+        self.closed = False
+
+    @property
+    def reply_channel(self) -> str:
+        return f"varaq:reply:{self.node}"
+
+    async def start(self) -> None:
+        self._handlers[self.reply_channel] = self._on_reply
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    # -- subscriptions ---------------------------------------------------------------------------
+
+    async def subscribe(self, channel: str, handler: Handler) -> None:
+        self._handlers[channel] = handler
+        await self._changes.put(("subscribe", channel))
+
+    async def unsubscribe(self, channel: str) -> None:
+        if self._handlers.pop(channel, None) is not None:
+            await self._changes.put(("unsubscribe", channel))
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> int:
+        """Send ``message`` to ``channel``; how many processes received it (0 when Redis is
+        down: the database still has everything that matters)."""
+        try:
+            receivers: int = await self.redis.publish(channel, json.dumps(message))
+            return receivers
+        except Exception as e:
+            log.warning("publishing on %s failed: %s", channel, e)
+            return 0
+
+    async def _read(self) -> None:
+        """Keep one pub/sub connection reading, and remake it (resubscribing) when it drops."""
+        first = True
+        while not self.closed:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(*self._handlers)
+                self._pubsub = pubsub
+                if not first and self.on_reconnect is not None:
+                    await self.on_reconnect()
+                first = False
+                while not self.closed:
+                    while not self._changes.empty():
+                        verb, channel = self._changes.get_nowait()
+                        if verb == "subscribe":
+                            await pubsub.subscribe(channel)
+                        else:
+                            await pubsub.unsubscribe(channel)
+                    message = await pubsub.get_message(timeout=0.05)
+                    if message is None or message.get("type") != "message":
+                        continue
+                    handler = self._handlers.get(message["channel"])
+                    if handler is not None:
+                        try:
+                            await handler(json.loads(message["data"]))
+                        except Exception:
+                            log.exception("handling a message on %s failed", message["channel"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("the Redis connection dropped (%s); reconnecting", e)
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                self._pubsub = None
+
+    # -- requests to a table's owner -------------------------------------------------------------
+
+    async def request(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
+        """Ask the table's owner to do ``op``; its answer, or its refusal raised here."""
+        rid = uuid.uuid4().hex
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        try:
+            receivers = await self.publish(
+                f"varaq:req:{table_id}",
+                {"rid": rid, "from": self.node, "op": op, "args": args},
+            )
+            if receivers == 0:
+                raise NoOwner(table_id)
+            try:
+                answer = await asyncio.wait_for(future, REQUEST_TIMEOUT)
+            except TimeoutError:
+                raise Refusal(503, "the table's server did not answer; try again") from None
+        finally:
+            self._waiting.pop(rid, None)
+        if "error" in answer:
+            raise Refusal(int(answer.get("status", 409)), str(answer["error"]))
+        return answer.get("result")
+
+    async def answer(self, request: dict[str, Any], result: Any = None,
+                     refusal: Refusal | None = None) -> None:
+        reply: dict[str, Any] = {"rid": request.get("rid")}
+        if refusal is not None:
+            reply.update(error=str(refusal), status=refusal.status)
+        else:
+            reply["result"] = result
+        await self.publish(f"varaq:reply:{request.get('from')}", reply)
+
+    async def _on_reply(self, message: dict[str, Any]) -> None:
+        future = self._waiting.get(str(message.get("rid")))
+        if future is not None and not future.done():
+            future.set_result(message)
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        await self.locks.close()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()  # type: ignore[no-untyped-call]

@@ -1,0 +1,248 @@
+"""All tables of one server process: made here, loaded from the store on first use.
+
+With several processes (:mod:`.cluster`), the registry also decides which tables this process
+owns: a table it loads is its own if it can take the table's lock, and it follows the owner's
+events otherwise; every second it tries the locks of the tables it follows, so a table whose
+owner died is taken over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from ..rules import Rules, RulesError
+from ..seats import S
+from .botpool import BotPool
+from .errors import Refusal
+from .journal import JournalError, Line, replay, write_step
+from .newtable import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    TableInfo,
+    new_code,
+    new_table_id,
+    parse_new_game,
+    parse_private_table,
+    plausible_id,
+)
+from .ratelimit import RateLimits
+from .seating import Seating
+from .settings import Settings
+from .store import StaleWrite, Store, StoredTable, make_appender
+from .tables import Table
+
+__all__ = ["Tables"]
+
+log = logging.getLogger("varaq.service")
+
+
+class Tables:
+    """All tables of this server process: created here, loaded from the store on first use."""
+
+    def __init__(
+        self, store: Store, bots: BotPool, settings: Settings, limits: RateLimits | None = None,
+    ) -> None:
+        self.store = store
+        self.bots = bots
+        self.settings = settings
+        self.pace = settings.pace
+        self.limits = limits or RateLimits(settings.limits)
+        self.appender = make_appender(store)
+        self._tables: dict[str, Table] = {}
+        self._loading = asyncio.Lock()
+        #: Names of the people seated at tables in memory, by user id.
+        self.user_names: dict[int, str] = {}
+
+    async def create_solo(self, body: Mapping[str, Any]) -> Table:
+        """A new single-player table from a ``POST /api/games`` body, dealt and stored."""
+        info = parse_new_game(body, test_mode=self.settings.test_mode)
+        return await self.create(info, Seating.solo(), [Line("deal")])
+
+    async def create(
+        self, info: TableInfo, seating: Seating, lines: list[Line],
+        seats: dict[int, int] | None = None,
+    ) -> Table:
+        """Store a new table made of ``info``, ``seating`` and its first ``lines``, keep it in
+        memory and set its computer players going.  ``seats``: which seat each person's
+        account sits at (for "your tables")."""
+        game = info.new_game()
+        steps = [line.apply(game, seating) for line in lines]
+        status = "over" if game.is_over else ("playing" if seating.started else "seating")
+        try:
+            await asyncio.to_thread(
+                self.store.create_table, table_id=info.id, kind=info.kind, level=info.level,
+                rules=info.rules.to_spec(), seed=info.seed, start=info.start_json(),
+                options=info.options, status=status, entries=[write_step(s) for s in steps],
+                code=info.code, host=info.host, seats=seats,
+            )
+        except StaleWrite as e:
+            raise Refusal(409, str(e)) from None
+        except Exception as e:
+            log.error("storing a new table failed: %s", e)
+            raise Refusal(503, f"could not store the new game: {type(e).__name__}") from None
+        table = Table(info, game, seating, steps, self)
+        self._keep(table)
+        table.wake()
+        return table
+
+    async def replay(self, table: Table) -> Table:
+        """A new single-player table with the same rules, strength and deals ("play these
+        deals again"): the seed never leaves the server."""
+        old = table.info
+        info = TableInfo(
+            new_table_id(), old.kind, old.level, old.rules, old.seed, old.totals, old.bags,
+            old.dealer, options={k: v for k, v in old.options.items() if k == "pace"},
+        )
+        return await self.create(info, Seating.solo(), [Line("deal")])
+
+    async def create_private(self, host: int, name: str, body: Mapping[str, Any]) -> Table:
+        """A private table from ``POST /api/tables``: the host sits South and gets a code."""
+        info = parse_private_table(body)
+        info.host = host
+        self.user_names[host] = name
+        seating = Seating.open_table(host=host)
+        for _ in range(20):
+            info.code = new_code()
+            try:
+                return await self.create(info, seating, [Line("sit", S, who=f"u{host}")],
+                                          seats={S: host})
+            except Refusal as e:
+                if e.status != 409:
+                    raise
+        raise Refusal(503, "could not find a free table code; try again")
+
+    async def create_quick(self, people: list[tuple[int, str]]) -> Table:
+        """A quick-match table: up to four people in arrival order (the first at South, the
+        second across as partner, then East and West), computer players in any other seat,
+        the ``varaq`` preset, started at once."""
+        info = TableInfo(new_table_id(), "quick", "normal", Rules.named("varaq"),
+                         str(secrets.randbits(48)), options={"fill_bots": True})
+        order = (S, 0, 1, 3)
+        seating = Seating()
+        lines = []
+        seats: dict[int, int] = {}
+        for (user_id, name), seat in zip(people, order, strict=False):
+            self.user_names[user_id] = name
+            lines.append(Line("sit", seat, who=f"u{user_id}"))
+            seats[seat] = user_id
+        lines += [Line("sit", s, who="bot") for s in order[len(people):]]
+        lines += [Line("start"), Line("deal")]
+        return await self.create(info, seating, lines, seats=seats)
+
+    async def again(self, table: Table, user_id: int) -> Table:
+        """Play again after a match of people: the same seats and variations, new deals.
+        Every reader of the old table is told where the new one is."""
+        async with table.lock:
+            if not table.game.is_over:
+                raise Refusal(409, "the match is not over yet")
+            if table.seating.seat_of(user_id) is None:
+                raise Refusal(403, "you do not have a seat at this table")
+            following = table.info.options.get("next")
+            if following:
+                return await self.get(str(following))
+            old = table.info
+            info = TableInfo(
+                new_table_id(), old.kind, old.level, old.rules, str(secrets.randbits(48)),
+                options={k: v for k, v in old.options.items() if k != "next"},
+                host=old.host,
+            )
+            if old.kind == "private":
+                info.code = new_code()
+            seating = Seating(host_seat=table.seating.host_seat)
+            lines = [Line("sit", s, who=o.word if o.kind != "open" else "bot")
+                     for s, o in enumerate(table.seating.seats)]
+            seats = {s: o.user_id for s, o in enumerate(table.seating.seats)
+                     if o.user_id is not None}
+            new = await self.create(info, seating, [*lines, Line("start"), Line("deal")],
+                                     seats=seats)
+            options = {**old.options, "next": new.id}
+            await table.commit([], 409, values={"options": options})
+            old.options = options
+            table.push_presence()
+            for listener in table.listeners:
+                listener.push({"type": "again", "id": new.id})
+            return new
+
+    async def by_code(self, text: str) -> Table:
+        """The private table with this code (letters in any case; spaces and dashes ignored)."""
+        code = "".join(ch for ch in text.upper() if ch.isalnum())
+        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+            raise Refusal(404, "no table has that code")
+        table_id = await asyncio.to_thread(self.store.table_by_code, code)
+        if table_id is None:
+            raise Refusal(404, "no table has that code")
+        return await self.get(table_id)
+
+    async def get(self, table_id: str) -> Table:
+        """The table for ``table_id``, rebuilt from the store if this process has not seen it."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            table.wake()  # revives the computer players should their task have ended early
+            return table
+        if not plausible_id(table_id):
+            raise Refusal(404, "no game with that id")
+        async with self._loading:
+            table = self._tables.get(table_id)
+            if table is not None:
+                return table
+            try:
+                stored = await asyncio.to_thread(self.store.load_table, table_id)
+            except Exception as e:
+                log.error("loading table %s failed: %s", table_id, e)
+                raise Refusal(503, f"could not load the game: {type(e).__name__}") from None
+            if stored is None:
+                raise Refusal(404, "no game with that id")
+            table = self._rebuild(stored)
+            await self._learn_names(table)
+            self._keep(table)
+        table.wake()  # the computer players resume if it is their turn
+        return table
+
+    async def _learn_names(self, table: Table) -> None:
+        """The names of the people seated at a table rebuilt from the store."""
+        for occupant in table.seating.seats:
+            uid = occupant.user_id
+            if uid is not None and uid not in self.user_names:
+                user = await asyncio.to_thread(self.store.user, uid)
+                self.user_names[uid] = user.name if user is not None else "Player"
+
+    def _rebuild(self, stored: StoredTable) -> Table:
+        try:
+            info = TableInfo.from_stored(stored)
+            seating = Seating.solo() if info.kind == "solo" else Seating(host_seat=S)
+            done = replay(info.new_game(), seating, stored.entries)
+        except (JournalError, RulesError, KeyError, ValueError, TypeError) as e:
+            log.error("table %s cannot be rebuilt: %s", stored.id, e)
+            raise Refusal(500, f"game {stored.id} cannot be rebuilt: {e}") from None
+        return Table(info, done.game, done.seating, done.steps, self)
+
+    def _keep(self, table: Table) -> None:
+        limit = self.settings.max_tables
+        if len(self._tables) >= limit:
+            for table_id, old in list(self._tables.items()):
+                if old.idle:
+                    del self._tables[table_id]
+                    old.retired = True  # a request still holding it must not write
+                if len(self._tables) < limit // 2:
+                    break
+        self._tables[table.id] = table
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def forget(self, table_id: str) -> None:
+        table = self._tables.pop(table_id, None)
+        if table is not None:
+            table.retired = True
+
+    async def close(self) -> None:
+        for table in list(self._tables.values()):
+            await table.close()
+        self._tables.clear()
+        await asyncio.to_thread(self.appender.close)
+
+
