@@ -233,6 +233,8 @@ def test_the_share_line_says_the_result_and_the_field_in_one_line() -> None:
         "Varaq daily 2026-12-01 (played late): lost −40–251 in 1 hand (conceded), −12 vs the field"
     )
     assert share_line(DAY, won, None).endswith("in 4 hands")
+    behind = Result(totals=(104, -119), hands=2, won=False)
+    assert "lost 104 to −119 in 2 hands" in share_line(DAY, behind, None)
 
 
 def test_the_share_line_holds_no_card() -> None:

@@ -40,7 +40,7 @@ __all__ = [
     "DAILY_RULES", "DAILY_LEVEL", "DAILY_SAMPLES", "FIRST_DAY", "DailyError", "daily_seed",
     "parse_day", "parse_month", "check_playable", "Try", "Result", "Standing", "Board",
     "field_averages", "duplicate", "standings", "beaten_percent", "histogram", "share_line",
-    "signed", "daily_record", "Progress",
+    "signed", "score_words", "daily_record", "Progress",
 ]
 
 #: The preset every daily is played under (to 250, no blind nil, nil tricks score).
@@ -296,6 +296,11 @@ def _points(value: int) -> str:
     return str(value) if value >= 0 else f"−{-value}"
 
 
+def score_words(ours: int, theirs: int) -> str:
+    """``263–190``; ``104 to −119`` when the dash would run into a minus sign."""
+    return f"{_points(ours)}{' to ' if theirs < 0 else '–'}{_points(theirs)}"
+
+
 def share_line(day: date, result: Result, against_field: Fraction | None) -> str:
     """One line to paste anywhere: the date, the result, the score, the hands and the
     comparison with the field — and no card, so it spoils nothing for those yet to play.
@@ -306,7 +311,7 @@ def share_line(day: date, result: Result, against_field: Fraction | None) -> str
     verb = "won" if result.won else "lost"
     ours, theirs = result.totals
     hands = f"{result.hands} hand" + ("" if result.hands == 1 else "s")
-    line = f"{when}: {verb} {_points(ours)}–{_points(theirs)} in {hands}"
+    line = f"{when}: {verb} {score_words(ours, theirs)} in {hands}"
     if result.conceded:
         line += " (conceded)"
     if against_field is not None:
