@@ -12,6 +12,7 @@ import {
 } from "./dialogs.js";
 import { drawHand } from "./hand.js";
 import { forgetGame, rememberGame, showHomePage } from "./home.js";
+import { showDaily } from "./dailytable.js";
 import { attachInput } from "./input.js";
 import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
 import { announce, cardNote, toast } from "./notices.js";
@@ -158,6 +159,7 @@ function showDialogsFor(view) {
 
 function acceptState(state) {
   if (state.names) game.names = { ...state.names };
+  if (state.table) showDaily(state.table);
   // ``resync``: the server never had our version (say, a database restored from a backup).
   if (game.shown && state.version <= game.version && !state.resync) return;
   const previous = game.version;

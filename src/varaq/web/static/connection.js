@@ -12,7 +12,8 @@ export class Refusal extends Error {
   }
 }
 
-async function request(method, path, body) {
+/** One JSON request; a refusal is thrown as a {@link Refusal} with the server's reason. */
+export async function request(method, path, body) {
   const init = { method, headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
