@@ -94,7 +94,8 @@ def _row(standing: Standing, you: bool) -> dict[str, Any]:
         "status": "over" if t.finished else "playing", "won": t.won, "conceded": t.conceded,
         "totals": list(t.totals), "margin": t.margin, "hands": list(t.hands),
         "per_hand": [_points(p) for p in standing.per_hand],
-        "against_field": _points(standing.total),
+        # No finished hand, nothing to compare yet.
+        "against_field": _points(standing.total) if t.hands else None,
     }
 
 
