@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
@@ -19,7 +21,8 @@ from online_helpers import Person, sign_up, wait_until
 from varaq import Game
 from varaq.cards import hand_text
 from varaq.daily import DAILY_RULES, daily_seed
-from varaq.service.daily import Daily
+from varaq.service.daily import Daily, DailyTryRow
+from varaq.service.store import Store, TableRow
 from web_helpers import make_app, south_choice, wait_for_south
 
 pytestmark = pytest.mark.timeout(240)
@@ -366,3 +369,18 @@ def test_a_daily_table_fixes_its_hard_players_sample_count(tmp_path: Path) -> No
         table = client.portal.call(app.state.tables.get, doc["id"])
         assert table.info.options["samples"] == app.state.daily.samples >= 1
         assert table.info.level == "hard" and table.info.kind == "daily"
+
+
+def test_pruning_an_abandoned_try_takes_its_row_too(tmp_path: Path) -> None:
+    with served(tmp_path) as client:
+        ana = sign_up(client, "Ana")
+        table = start(ana)["id"]
+        store = client.app.state.store  # type: ignore[attr-defined]
+    with Session(store.engine) as session, session.begin():
+        session.execute(update(TableRow).where(TableRow.id == table)
+                        .values(updated=datetime.now(UTC) - timedelta(days=40)))
+    store = Store(store.url)
+    assert store.prune(timedelta(days=30)) == 1
+    with Session(store.engine) as session:
+        assert session.scalar(select(func.count()).select_from(DailyTryRow)) == 0
+    store.close()
