@@ -384,3 +384,9 @@ def test_pruning_an_abandoned_try_takes_its_row_too(tmp_path: Path) -> None:
     with Session(store.engine) as session:
         assert session.scalar(select(func.count()).select_from(DailyTryRow)) == 0
     store.close()
+
+
+def test_a_server_without_a_secret_deals_no_daily(tmp_path: Path) -> None:
+    with served(tmp_path, secret=b"") as client:
+        response = client.post("/api/daily/2026-12-01/start", json={})
+    assert response.status_code == 503 and "no secret" in response.json()["error"]

@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from varaq.cli import main
+from varaq.service.migrations import HEAD
 from varaq.service.store import Store
 from varaq.web.serve import config
 
@@ -191,7 +192,7 @@ def test_db_upgrade_migrates_a_new_database(
 ) -> None:
     url = f"sqlite:///{tmp_path / 'new.db'}"
     assert main(["db", "upgrade", "--db", url]) == 0
-    assert "revision 0001 (was empty)" in capsys.readouterr().out
+    assert f"revision {HEAD} (was empty)" in capsys.readouterr().out
     assert main(["db", "status", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("varaq db status: OperationalError") and err.count("\n") == 1

@@ -270,7 +270,10 @@ class Daily:
     def info(self, day: date, *, counted: bool, late: bool) -> TableInfo:
         """A new table for ``day``'s daily: every deal and every computer player's seed come
         from the day's keyed seed."""
-        seed = daily_seed(self.tables.settings.secret, day)
+        try:
+            seed = daily_seed(self.tables.settings.secret, day)
+        except DailyError as e:
+            raise Refusal(503, str(e)) from None
         options = {"date": day.isoformat(), "late": late, "counted": counted,
                    "samples": self.samples}
         return TableInfo(new_table_id(), "daily", DAILY_LEVEL, Rules.named(DAILY_RULES), seed,
