@@ -6,13 +6,13 @@
 // action the server refuses shows the server's own one-line reason, and nothing changes.
 
 import { api, GameSocket, Refusal } from "./connection.js";
+import { showDaily } from "./dailytable.js";
 import {
   anyDialogOpen, askConcede, closeDialog, openDialog, showLastTrick, showOver, showRules,
   showScores, showSummary,
 } from "./dialogs.js";
 import { drawHand } from "./hand.js";
 import { forgetGame, rememberGame, showHomePage } from "./home.js";
-import { showDaily } from "./dailytable.js";
 import { attachInput } from "./input.js";
 import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
 import { announce, cardNote, toast } from "./notices.js";
