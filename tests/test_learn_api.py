@@ -18,7 +18,7 @@ from varaq.record import to_record
 from varaq.review import HandFacts
 from varaq.service.reviews import Reviews
 from varaq.service.settings import Limits
-from web_helpers import make_app, new_game, play_hand, state
+from web_helpers import make_app, new_game, play_hand, run_async, state
 
 #: Search nodes per position in these tests: enough for the last tricks, not for a full deal.
 NODES = 20_000
@@ -242,7 +242,11 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
-async def test_one_review_per_client_and_a_cap_on_the_server() -> None:
+def test_one_review_per_client_and_a_cap_on_the_server() -> None:
+    run_async(one_review_per_client_and_a_cap_on_the_server())
+
+
+async def one_review_per_client_and_a_cap_on_the_server() -> None:
     pool = HeldExecutor()
     reviews = Reviews(Limits(reviews_running=1), executor=pool, nodes=NODES)
     facts = [HandFacts.from_game(attempt(next(x for x in LESSONS if x.id == lid), a).game, 1)

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 from varaq.service.botpool import MIN_BUDGET, BotPool
 from varaq.service.settings import Limits
 from varaq.service.tables import Listener
-from web_helpers import TEST_SETTINGS, make_app, new_game, state
+from web_helpers import TEST_SETTINGS, make_app, new_game, run_async, state
 
 JSON = {"Content-Type": "application/json"}
 
@@ -183,7 +183,7 @@ def test_hellos_waiting_together_are_answered_by_one_state() -> None:
         # One resync is due, from the newest version the client named, and nothing else.
         assert listener.resync and listener.version == 99 and not listener.messages
 
-    asyncio.run(go())
+    run_async(go())
 
 
 def test_a_hello_flood_is_rate_limited_and_other_games_go_on(tmp_path: Path) -> None:
@@ -211,7 +211,7 @@ def test_a_slow_socket_fills_its_own_outbox_and_is_resynchronised() -> None:
             listener.push({"type": "event", "version": version})
         assert listener.resync and len(listener.messages) < 3
 
-    asyncio.run(go())
+    run_async(go())
 
 
 def test_one_hint_is_worked_out_for_many_requests(frozen: TestClient) -> None:

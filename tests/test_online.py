@@ -4,7 +4,6 @@ play again, phrases, and the quick-match queue."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from starlette.testclient import TestClient
 from online_helpers import Person, sign_up, wait_until
 from varaq.service.quickmatch import QuickMatch
 from varaq.service.tables import CODE_ALPHABET
-from web_helpers import make_app
+from web_helpers import make_app, run_async
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -352,4 +351,4 @@ def test_the_queue_groups_by_arrival_and_wait() -> None:
         assert (await q.status(1))["table"] == "t1"
         assert (await q.status(2))["state"] == "waiting"
 
-    asyncio.run(go())
+    run_async(go())

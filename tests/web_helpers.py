@@ -86,3 +86,28 @@ def play_hand(client: TestClient, game_id: str, limit: int = 200) -> dict[str, A
         )
         assert response.status_code == 200, response.text
     raise AssertionError("the hand did not finish")
+
+
+def run_async(coroutine: Any) -> Any:
+    """Run a coroutine to the end on a fresh event loop in its own thread.
+
+    Not ``asyncio.run`` here: the browser tests' Playwright keeps an event loop running in the
+    main thread of whichever worker ran them, and ``asyncio.run`` refuses to start beside it.
+    """
+    import asyncio
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = asyncio.run(coroutine)
+        except BaseException as e:  # handed back to the caller's thread
+            box["error"] = e
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")

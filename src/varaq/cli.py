@@ -18,6 +18,7 @@ from . import __version__
 #: name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("varaq.web.serve", "start the web table (http://127.0.0.1:8000)"),
+    "play": ("varaq.play", "play a match in the terminal, you at South (--daily: a daily)"),
     "db": ("varaq.service.dbcli", "upgrade, prune or check the server's database"),
     "replay": ("varaq.replay", "check a game record and print its scores"),
     "arena": ("varaq.arena", "play computer players against each other in duplicate"),

@@ -18,6 +18,10 @@ serves tables in arrival order: a busy table cannot crowd out a quiet one.  When
 decisions wait than there are workers, each one gets a smaller time budget (never below
 ``MIN_BUDGET``): the Hard players think a little less under load instead of making every
 table wait in line behind everyone's full budget.
+
+A table may instead give its Hard players a fixed number of sampled layouts (``samples``): their
+choices then depend on the view and the seed only, never on the load, as the daily needs for a
+fair comparison between players.  Such a decision takes as long as it takes.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ HINT_BUDGET = 0.4
 #: The least a Hard decision is given, however loaded the pool.
 MIN_BUDGET = 0.05
 
-_bots: dict[tuple[str, float], tuple[str, Bot]] = {}
+_bots: dict[tuple[str, float, int | None], tuple[str, Bot]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,23 +63,26 @@ class BotAnswer:
     bot: str
 
 
-def _build(level: str, budget: float) -> tuple[str, Bot]:
+def _build(level: str, budget: float, samples: int | None = None) -> tuple[str, Bot]:
     name: str | None = level
     while name is not None:
         try:
             if name == "hard":
-                return name, make_bot(name, time_budget=budget)
+                return name, make_bot(name, time_budget=budget, samples=samples)
             return name, make_bot(name)
         except ImportError:
             name = FALLBACK.get(name)
     raise ValueError(f"no computer player for level {level!r}")
 
 
-def decide_in_worker(level: str, view: View, seed: str, budget: float) -> BotAnswer:
-    """One decision; runs in a worker thread or process.  Module level so it pickles."""
-    key = (level, budget)
+def decide_in_worker(
+    level: str, view: View, seed: str, budget: float, samples: int | None = None,
+) -> BotAnswer:
+    """One decision; runs in a worker thread or process.  Module level so it pickles.
+    ``samples``: a Hard player's fixed number of layouts (its budget then does not count)."""
+    key = (level, budget, samples)
     if key not in _bots:
-        _bots[key] = _build(level, budget)
+        _bots[key] = _build(level, budget, samples)
     name, bot = _bots[key]
     decision = bot.decide(view, random.Random(seed))
     return BotAnswer(decision.action, decision.reason, name)
@@ -128,15 +135,19 @@ class BotPool:
         return self._executor
 
     async def decide(
-        self, level: str, view: View, seed: str, budget: float = TABLE_BUDGET
+        self, level: str, view: View, seed: str, budget: float = TABLE_BUDGET,
+        samples: int | None = None,
     ) -> BotAnswer:
+        """``level``'s choice for ``view``; ``samples`` fixes a Hard player's layouts instead
+        of timing its thought (see the module's docstring)."""
         if level == "hard":
             loop = asyncio.get_running_loop()
-            share = self.budget_for(budget)
+            # A fixed count does not shrink under load: one budget, one cached player.
+            share = budget if samples is not None else self.budget_for(budget)
             self.waiting += 1
             try:
                 return await loop.run_in_executor(
-                    self._pool(), decide_in_worker, level, view, seed, share
+                    self._pool(), decide_in_worker, level, view, seed, share, samples
                 )
             finally:
                 self.waiting -= 1

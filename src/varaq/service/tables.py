@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..actions import ActionError, action_text, parse_action
+from ..daily import Progress, daily_record
 from ..engine import DEAL, OVER, Game, IllegalAction
 from ..record import to_record
 from ..rules import Rules
@@ -243,6 +244,8 @@ class Table:
         }
         if self.online is not None:
             doc.update(self.online.state_json())
+        if self.info.kind == "daily":
+            doc["daily"] = {k: self.info.options.get(k) for k in ("date", "late", "counted")}
         return doc
 
     def state(self, reader: int | None, since: int | None = None) -> dict[str, Any]:
@@ -275,7 +278,9 @@ class Table:
 
     def record(self, reader: int | None) -> dict[str, Any]:
         """The match as a ``varaq-record/1`` document, as ``reader`` may see it (the full one
-        once the match is over)."""
+        once the match is over; a daily keeps a conceded hand's cards: others play them too)."""
+        if self.info.kind == "daily":
+            return daily_record(self.game, -1 if reader is None else reader)
         return to_record(self.game, reader=-1 if reader is None else reader)
 
     # -- requests ------------------------------------------------------------------------------
@@ -350,6 +355,8 @@ class Table:
     async def hint(self, seat: int) -> dict[str, str]:
         """What the Hard player would do in ``seat``, in a sentence.  Asked twice for the same
         position, the second request waits for the first answer instead of asking again."""
+        if self.info.kind == "daily":
+            raise Refusal(409, "no hints at the daily: everyone plays the same cards unaided")
         if self._hint is not None and self._hint[0] == self.version and not self._hint[1].done():
             return await asyncio.shield(self._hint[1])
         view = self.game.view(seat)
@@ -538,6 +545,7 @@ class Table:
             what = type(e).__name__ if not isinstance(e, StoreError) else str(e).split(":")[0]
             raise Refusal(503, f"could not store the action: {what}") from None
         was_over = self.game.is_over
+        hands_before = len(self.game.log)
         self.game, self.seating = game, seating
         self.steps.extend(steps)
         if self.online is not None:
@@ -551,6 +559,9 @@ class Table:
         })
         if game.is_over and not was_over and self.info.kind in PEOPLE_KINDS:
             self.spawn(self._count_result())
+        if self.info.kind == "daily" and (
+                len(game.log) > hands_before or (game.is_over and not was_over)):
+            self.spawn(self._save_daily_try(self.version, Progress.of(game)))
         self.wake()
         return steps
 
@@ -564,6 +575,16 @@ class Table:
             await asyncio.to_thread(self.tables.store.count_results, played, won)
         except Exception as e:  # a profile count is not worth failing anything for
             log.error("counting the result of table %s failed: %s", self.id, e)
+
+    async def _save_daily_try(self, version: int, progress: Progress) -> None:
+        """A daily's hand was scored or its match ended: the try's row, which the day's
+        leaderboard reads, follows (a later version's row is never overwritten by this one)."""
+        from .daily import save_progress  # the daily module builds on this one
+
+        try:
+            await asyncio.to_thread(save_progress, self.tables.store, self.id, version, progress)
+        except Exception as e:  # the table goes on; opening the try again brings the row up
+            log.error("saving the daily try of table %s failed: %s", self.id, e)
 
     def _broadcast(self, first: int, steps: list[Step]) -> None:
         if not self.listeners or not steps:
@@ -773,7 +794,8 @@ class Table:
             after_trick = bool(last and last.trick)
             seed = f"{self.info.seed}:{version}:{SEAT_LETTERS[seat]}"
             try:
-                answer = await self.tables.bots.decide(self.level, view, seed)
+                answer = await self.tables.bots.decide(self.level, view, seed,
+                                                       samples=self.info.options.get("samples"))
                 action = answer.action
             except Exception:
                 log.exception("table %s: the %s player at %s failed; playing a legal card",

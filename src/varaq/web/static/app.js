@@ -6,6 +6,7 @@
 // action the server refuses shows the server's own one-line reason, and nothing changes.
 
 import { api, GameSocket, Refusal } from "./connection.js";
+import { showDaily } from "./dailytable.js";
 import {
   anyDialogOpen, askConcede, closeDialog, openDialog, showLastTrick, showOver, showRules,
   showScores, showSummary,
@@ -158,6 +159,7 @@ function showDialogsFor(view) {
 
 function acceptState(state) {
   if (state.names) game.names = { ...state.names };
+  if (state.table) showDaily(state.table);
   // ``resync``: the server never had our version (say, a database restored from a backup).
   if (game.shown && state.version <= game.version && !state.resync) return;
   const previous = game.version;

@@ -1,0 +1,248 @@
+"""The daily in a browser: two people on one server get the same first hand and see each other
+on the day's leaderboard with the comparison against the field; a guest comes back to the same
+try; yesterday's daily plays and is marked late; the page fits laptops and phones, light and
+dark (screenshots in ``artifacts/screenshots/daily-*.png``).
+
+The server is a ``varaq serve`` of its own whose Hard players sample one layout a decision
+(``VARAQ_DAILY_SAMPLES=1``), so a hand takes moments; South's cards after the first hand are
+played through the API with the person's own session, as the page would send them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import pytest
+from harness import Console, Server, shot
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from table_driver import cards_in_hand
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+DESKTOP = {"width": 1366, "height": 657}
+PHONE = {"width": 360, "height": 640}
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module")
+def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    root = tmp_path_factory.mktemp("varaq-daily")
+    extra = {"VARAQ_DAILY_SAMPLES": "1", "VARAQ_SECRET": "the browser tests' daily secret",
+             "VARAQ_HOME": str(root)}
+    saved = {key: os.environ.get(key) for key in extra}
+    os.environ.update(extra)
+    srv = Server(root / "daily.sqlite3", root / "serve.log")
+    try:
+        srv.start()
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    yield srv
+    srv.stop()
+
+
+def today() -> date:
+    return datetime.now(UTC).date()
+
+
+def context(browser: Browser, console: Console, **options: Any) -> BrowserContext:
+    ctx = browser.new_context(**options)
+    ctx.set_default_timeout(30_000)
+
+    def watch(page: Page) -> None:
+        page.on("console", lambda m: console.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: console.errors.append(f"uncaught: {error}"))
+
+    ctx.on("page", watch)
+    return ctx
+
+
+def sign_up(ctx: BrowserContext, base: str, name: str) -> None:
+    """An account for this browser: the session cookie lands in the context's jar."""
+    answer = ctx.request.post(f"{base}/api/account/signup",
+                              data={"name": name, "password": PASSWORD})
+    assert answer.status == 201, answer.text()
+
+
+def open_daily(page: Page, base: str, path: str = "/daily") -> None:
+    page.goto(f"{base}{path}")
+    page.wait_for_selector("body[data-ready]")
+
+
+def play_from_daily_page(page: Page) -> str:
+    """Press Play (or Continue) on the daily page; the table's id."""
+    page.locator("#daily-play").click()
+    page.wait_for_url("**/play/*")
+    expect(page.locator("#hand button")).to_have_count(13)
+    return page.url.rsplit("/", 1)[-1]
+
+
+def play_first_hand(ctx: BrowserContext, base: str, table: str, bid: str) -> None:
+    """South's side of the first hand through the API, as the page sends it."""
+    for _ in range(5000):
+        state = ctx.request.get(f"{base}/api/games/{table}").json()
+        view = state["view"]
+        if view["phase"] in ("deal", "over"):
+            return
+        if not view["legal"]:
+            ctx.request.get(f"{base}/healthz")  # a moment for the computer players
+            continue
+        legal = view["legal"]
+        action = bid if bid in legal else legal[0]
+        answer = ctx.request.post(f"{base}/api/games/{table}/actions",
+                                  data={"action": action, "version": state["version"]})
+        assert answer.status in (200, 409), answer.text()
+    raise AssertionError("the first hand did not finish")
+
+
+def board_names(page: Page) -> list[str]:
+    names = page.locator("#board-body td.name").all_inner_texts()
+    return [name.split(" (you)")[0] for name in names]
+
+
+def test_two_people_get_the_same_cards_and_meet_on_the_leaderboard(
+    browser: Browser, console: Console, daily_server: Server,
+) -> None:
+    base = daily_server.base
+    people = {"Ana": "bid 3", "Bo": "bid 1"}
+    hands, tables, pages = {}, {}, {}
+    contexts = []
+    for name in people:
+        ctx = context(browser, console, viewport=DESKTOP)
+        contexts.append(ctx)
+        sign_up(ctx, base, name)
+        page = ctx.new_page()
+        open_daily(page, base)
+        expect(page.locator("#daily-kicker")).to_have_text("Today's daily")
+        expect(page.locator("#daily-who")).to_contain_text("this try counts")
+        expect(page.locator("#daily-play")).to_have_text("Play today's daily")
+        tables[name] = play_from_daily_page(page)
+        hands[name] = cards_in_hand(page)
+        label = page.locator("#daily-label")
+        expect(label).to_be_visible()
+        expect(label).to_contain_text(f"Daily {today().isoformat()}")
+        expect(page.locator("#hint-button")).to_be_hidden()
+        pages[name] = page
+    shot(pages["Ana"], "daily-table-1366x657")
+    assert hands["Ana"] == hands["Bo"] and len(hands["Ana"]) == 13
+    assert tables["Ana"] != tables["Bo"]
+
+    for ctx, (name, bid) in zip(contexts, people.items(), strict=True):
+        play_first_hand(ctx, base, tables[name], bid)
+        assert ctx.request.post(f"{base}/api/games/{tables[name]}/concede", data={}).ok
+    ana = pages["Ana"]
+    ana.reload()
+    expect(ana.locator("#over-dialog")).to_be_visible()
+    leaderboard = ana.locator("#over-daily")
+    expect(leaderboard).to_be_visible()
+    expect(ana.locator("#over-new-game")).to_be_hidden()
+    leaderboard.click()
+    ana.wait_for_url(f"**/daily/{today().isoformat()}")
+    ana.wait_for_selector("body[data-ready]")
+    # The rows are written just after the match ends: read again until both are ranked.
+    for _ in range(20):
+        if sorted(board_names(ana)) == ["Ana", "Bo"]:
+            break
+        ana.wait_for_timeout(250)
+        open_daily(ana, base, f"/daily/{today().isoformat()}")
+    assert sorted(board_names(ana)) == ["Ana", "Bo"]
+    expect(ana.locator("#board-counts")).to_contain_text("2 players ranked")
+    fields = ana.locator("#board-body td.vs-field").all_inner_texts()
+    assert len(fields) == 2 and all(f[0] in "+−±" for f in fields)
+    expect(ana.locator("#board-body tr.you td.name")).to_contain_text("Ana")
+    expect(ana.locator("#daily-play")).to_have_text("Review your game")
+    expect(ana.locator("#daily-beat")).to_contain_text("beat")
+    share = ana.locator("#share-line").input_value()
+    assert share.startswith(f"Varaq daily {today().isoformat()}: lost ")
+    assert "vs the field" in share
+    for card in hands["Ana"]:
+        assert card not in share
+    shot(ana, "daily-results-1366x657")
+    # Bo sees the same board from his side.
+    bo = pages["Bo"]
+    open_daily(bo, base)
+    assert sorted(board_names(bo)) == ["Ana", "Bo"]
+    expect(bo.locator("#board-body tr.you td.name")).to_contain_text("Bo")
+    for ctx in contexts:
+        ctx.close()
+    assert not console.unexpected(), console.unexpected()
+
+
+def test_a_guest_plays_uncounted_and_comes_back_to_the_same_try(
+    browser: Browser, console: Console, daily_server: Server,
+) -> None:
+    ctx = context(browser, console, viewport=PHONE, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    open_daily(page, daily_server.base)
+    expect(page.locator("#daily-who")).to_contain_text("not counted")
+    shot(page, "daily-guest-360x640")
+    table = play_from_daily_page(page)
+    expect(page.locator("#daily-label")).to_contain_text("Daily ")
+    shot(page, "daily-guest-table-360x640")
+    open_daily(page, daily_server.base)
+    expect(page.locator("#daily-play")).to_have_text("Continue your try")
+    assert play_from_daily_page(page) == table
+    ctx.close()
+    assert not console.unexpected(), console.unexpected()
+
+
+def test_yesterdays_daily_plays_and_is_marked_late(
+    browser: Browser, console: Console, daily_server: Server,
+) -> None:
+    base = daily_server.base
+    yesterday = today() - timedelta(days=1)
+    ctx = context(browser, console, viewport=DESKTOP, color_scheme="dark")
+    sign_up(ctx, base, "Cai")
+    page = ctx.new_page()
+    open_daily(page, base)
+    if yesterday.month != today().month:
+        page.locator("#month-prev").click()
+    day = page.locator(f'#calendar a[href="/daily/{yesterday.isoformat()}"]')
+    day.click()
+    page.wait_for_url(f"**/daily/{yesterday.isoformat()}")
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#daily-kicker")).to_contain_text("played late")
+    expect(page.locator("#daily-play")).to_have_text("Play this daily")
+    play_from_daily_page(page)
+    expect(page.locator("#daily-label")).to_contain_text(
+        f"Daily {yesterday.isoformat()} · played late")
+    open_daily(page, base, f"/daily/{yesterday.isoformat()}")
+    expect(page.locator("#daily-play")).to_have_text("Continue your try")
+    cell = page.locator(f'#calendar a[href="/daily/{yesterday.isoformat()}"]')
+    expect(cell).to_have_attribute("aria-label", f"{_long(yesterday)}: in play, late; "
+                                   "0 players ranked")
+    shot(page, "daily-late-1366x657-dark")
+    ctx.close()
+    assert not console.unexpected(), console.unexpected()
+
+
+def _long(day: date) -> str:
+    """The calendar's words for a day, as the page writes them (en-GB, UTC)."""
+    return f"{day.strftime('%A')}, {day.day} {day.strftime('%B %Y')}"
+
+
+@pytest.mark.parametrize(("size", "scheme"), [
+    (DESKTOP, "light"), (DESKTOP, "dark"), (PHONE, "light"), (PHONE, "dark"),
+])
+def test_the_daily_page_fits_without_sideways_scrolling(
+    browser: Browser, console: Console, daily_server: Server, size: dict[str, int], scheme: str,
+) -> None:
+    ctx = context(browser, console, viewport=size, color_scheme=scheme,
+                  is_mobile=size is PHONE, has_touch=size is PHONE)
+    page = ctx.new_page()
+    open_daily(page, daily_server.base)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= size["width"]
+    for selector in ("#daily-play", "#month-prev", "#theme-toggle"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+    shot(page, f"daily-{size['width']}x{size['height']}-{scheme}")
+    ctx.close()
+    assert not console.unexpected(), console.unexpected()
+
