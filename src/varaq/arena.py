@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
 import multiprocessing
 import os
 import random
@@ -48,6 +47,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import quoted
 from .bots import make_bot
 from .engine import BIDDING, BLIND, DEAL, EXCHANGE, OVER, PLAY, Game, IllegalAction
 from .rules import Rules, RulesError
@@ -66,6 +66,9 @@ BUDGETED = ("hard",)
 #: A match that has not ended after this many hands is stopped and counted as unfinished
 #: (two weak bots can both sink below zero and never reach the target).
 DEFAULT_MAX_HANDS = 200
+
+#: The longest number an option takes, in characters: enough for any seed or count.
+_MAX_DIGITS = 30
 
 #: A player is a bot name, or a zero-argument factory (tests use one for a fixed policy).
 Player = str | Callable[[], Any]
@@ -601,22 +604,26 @@ def _bot_names() -> tuple[str, ...]:
 
 
 def _whole(text: str, option: str, low: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ArenaError(f"{option} needs a whole number, not {text!r}") from None
+    # int() alone would also take "３", "1_000" and " 5 ", and fail on thousands of digits.
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > _MAX_DIGITS:
+        raise ArenaError(f"{option} needs a whole number, not {quoted(text)}")
+    value = int(text)
     if value < low:
         raise ArenaError(f"{option} must be at least {low}, not {value}")
     return value
 
 
 def _positive(text: str, option: str, unit: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ArenaError(f"{option} needs a number of {unit}, not {text!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise ArenaError(f"{option} must be a positive number of {unit}, not {text!r}")
+    # float() alone would also take "１.5", "1_0", "nan", "1e999" and " 2 ".
+    number = text.removeprefix("-")
+    whole, _, fraction = number.partition(".")
+    digits = whole + fraction
+    if not (digits.isascii() and digits.isdigit()) or len(number) > _MAX_DIGITS:
+        raise ArenaError(f"{option} needs a number of {unit}, not {quoted(text)}")
+    value = float(text)
+    if not value > 0:
+        raise ArenaError(f"{option} must be a positive number of {unit}, not {quoted(text)}")
     return value
 
 
@@ -628,6 +635,9 @@ def _rules(text: str) -> Rules:
         except json.JSONDecodeError as exc:
             where = f"{exc.msg} at column {exc.colno}"
             raise ArenaError(f"--rules is not valid JSON: {where}") from None
+        except ValueError:  # int() refuses a number of more than 4300 digits
+            why = "a number with thousands of digits"
+            raise ArenaError(f"--rules is not valid JSON: {why}") from None
     try:
         return Rules.from_spec(spec)
     except RulesError as exc:
