@@ -344,3 +344,25 @@ def test_cli_bad_options_get_one_line(
     assert err.count("\n") == 1
     assert err.startswith("varaq arena: ")
     assert reason in err
+
+
+def test_blind_nils_are_reported_per_player_with_what_they_scored() -> None:
+    """The same bot on both sides, told apart by its options: one always bids blind nil when
+    it may, the other never does."""
+    config = ArenaConfig(
+        a="normal", b="normal", rules=CLASSIC, seed=3, matches=3,
+        a_options=(("blind_nil", "always"),), b_options=(("blind_nil", "never"),),
+    )
+    result = run_arena(config)
+    data = result.to_json()
+    a, b = data["a"], data["b"]
+    assert b["blind_nil_bid"] == b["blind_nil_made"] == b["blind_nil_points"] == 0
+    assert b["blind_nil_made_rate"] is None
+    assert a["blind_nil_bid"] > 0
+    value = CLASSIC.blind_nil_value
+    assert a["blind_nil_points"] == value * (2 * a["blind_nil_made"] - a["blind_nil_bid"])
+    assert a["blind_nil_made_rate"] == round(a["blind_nil_made"] / a["blind_nil_bid"], 4)
+    text = result.table_text()
+    assert "a: normal (blind_nil=always)" in text and "b: normal (blind_nil=never)" in text
+    assert f"{a['blind_nil_made']} / {a['blind_nil_bid']}" in text
+    assert f"{a['blind_nil_points']:+d}" in text

@@ -117,6 +117,8 @@ class SideTally:
     nil_made: int = 0
     blind_nil_bid: int = 0
     blind_nil_made: int = 0
+    #: What the side's blind nils scored: + the blind nil value for each made, - for each set.
+    blind_nil_points: int = 0
     bags: int = 0
     bag_penalties: int = 0
     tricks: int = 0
@@ -127,7 +129,8 @@ class SideTally:
     def add(self, other: SideTally) -> None:
         for name in (
             "hands", "points", "made", "set", "nil_bid", "nil_made", "blind_nil_bid",
-            "blind_nil_made", "bags", "bag_penalties", "tricks", "match_wins",
+            "blind_nil_made", "blind_nil_points", "bags", "bag_penalties", "tricks",
+            "match_wins",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.decision_ms.extend(other.decision_ms)
@@ -225,6 +228,8 @@ class _Table:
                 if hand.blind[seat]:
                     t.blind_nil_bid += 1
                     t.blind_nil_made += bool(hand.nil_made[seat])
+                    value = self.config.rules.blind_nil_value
+                    t.blind_nil_points += value if hand.nil_made[seat] else -value
                 else:
                     t.nil_bid += 1
                     t.nil_made += bool(hand.nil_made[seat])
@@ -415,15 +420,17 @@ class ArenaResult:
         )
         if len(self.pairs) < c.pairs:
             what += f" (of {c.pairs} asked; the time box ended the run)"
+        names = ("a: " + _label(a), "b: " + _label(b))
+        width = max(16, *(len(n) + 2 for n in names))
         lines = [
-            f"Duplicate arena: {a['bot']} (a) vs {b['bot']} (b), {_rules_text(c.rules)},"
+            f"Duplicate arena: {_label(a)} (a) vs {_label(b)} (b), {_rules_text(c.rules)},"
             f" {what} x 2 tables, seed {c.seed}, {data['hands']} hands",
             "",
-            f"{'':22}{'a: ' + a['bot']:>16}{'b: ' + b['bot']:>16}",
+            f"{'':22}{names[0]:>{width}}{names[1]:>{width}}",
         ]
 
         def row(label: str, left: object, right: object) -> None:
-            lines.append(f"{label:22}{left!s:>16}{right!s:>16}")
+            lines.append(f"{label:22}{left!s:>{width}}{right!s:>{width}}")
 
         row("points per hand", f"{a['points_per_hand']:.1f}", f"{b['points_per_hand']:.1f}")
         if c.matches:
@@ -434,6 +441,8 @@ class ArenaResult:
             f"{b['nil_made']} / {b['nil_bid']}")
         row("blind nil made / bid", f"{a['blind_nil_made']} / {a['blind_nil_bid']}",
             f"{b['blind_nil_made']} / {b['blind_nil_bid']}")
+        if a["blind_nil_bid"] or b["blind_nil_bid"]:
+            row("blind nil points", f"{a['blind_nil_points']:+d}", f"{b['blind_nil_points']:+d}")
         row("bags per hand", f"{a['bags_per_hand']:.2f}", f"{b['bags_per_hand']:.2f}")
         row("decision ms p50/p95", f"{a['decision_ms_p50']:.2f} / {a['decision_ms_p95']:.2f}",
             f"{b['decision_ms_p50']:.2f} / {b['decision_ms_p95']:.2f}")
@@ -504,6 +513,10 @@ def _side_json(bot: str, options: dict[str, Any], t: SideTally) -> dict[str, Any
         "nil_made_rate": round(t.nil_made / t.nil_bid, 4) if t.nil_bid else None,
         "blind_nil_bid": t.blind_nil_bid,
         "blind_nil_made": t.blind_nil_made,
+        "blind_nil_made_rate": (
+            round(t.blind_nil_made / t.blind_nil_bid, 4) if t.blind_nil_bid else None
+        ),
+        "blind_nil_points": t.blind_nil_points,
         "bags_per_hand": round(t.bags / hands, 3),
         "bag_penalties": t.bag_penalties,
         "tricks_per_hand": round(t.tricks / hands, 3),
@@ -514,6 +527,13 @@ def _side_json(bot: str, options: dict[str, Any], t: SideTally) -> dict[str, Any
     if options:
         out["options"] = options
     return out
+
+
+def _label(side: dict[str, Any]) -> str:
+    """A side's bot with its options, so two sides of the same bot can be told apart."""
+    options = side.get("options") or {}
+    words = " ".join(f"{k}={v}" for k, v in options.items())
+    return f"{side['bot']} ({words})" if words else str(side["bot"])
 
 
 def _pct(x: float) -> str:
