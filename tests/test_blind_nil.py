@@ -8,7 +8,15 @@ import pytest
 
 from varaq import BLIND_NIL, LOOK, Game, Rules
 from varaq.bots import make_bot
-from varaq.bots.blind import ODDS, choose_blind, match_chances, measure_odds, odds_for
+from varaq.bots.blind import (
+    MIN_GAIN,
+    ODDS,
+    choose_blind,
+    match_chances,
+    measure_odds,
+    odds_for,
+    points_gain,
+)
 from varaq.view import View
 
 CLASSIC = Rules.named("classic")
@@ -43,24 +51,28 @@ def test_with_the_classic_exchange_a_blind_nil_pays_even_a_hundred_behind() -> N
     assert f"about {odds_for(CLASSIC).made:.0%} of blind nils make it" in decision.reason
 
 
-def test_without_an_exchange_it_waits_until_far_behind_late_in_the_match() -> None:
+def test_without_an_exchange_it_waits_until_behind_with_the_opponents_near_home() -> None:
     early = choose_blind(blind_view(NO_EXCHANGE, 0, 120))
     assert early.action == LOOK
     assert early.reason.startswith("Look at the cards: about ")
     assert "too few at 120 behind" in early.reason
-    assert decide(NO_EXCHANGE, 0, 300) == LOOK  # 300 behind with four hands to go: not yet
-    assert decide(NO_EXCHANGE, 0, 350) == BLIND_NIL
-    assert decide(NO_EXCHANGE, 200, 450) == BLIND_NIL  # they are one hand from the target
+    for ours in (-300, -100, 0, 100):  # 250 or more behind, but the target is far
+        assert decide(NO_EXCHANGE, ours, 250) == LOOK
+    for ours in (200, 250, 300):  # the opponents are one hand from the target
+        decision = choose_blind(blind_view(NO_EXCHANGE, ours, 450))
+        assert decision.action == BLIND_NIL
+        assert "need a swing" in decision.reason
+    # So far behind that the match is lost either way: a blind nil would only cost points.
+    assert decide(NO_EXCHANGE, 0, 450) == LOOK
 
 
-def test_the_further_behind_the_more_a_blind_nil_is_worth_to_the_match() -> None:
+def test_a_blind_nil_that_costs_points_must_buy_a_clear_gain() -> None:
     odds = odds_for(NO_EXCHANGE)
-    gains = []
-    for trail in range(100, 401, 50):
-        look, blind = match_chances(odds, NO_EXCHANGE, ours=400 - trail, theirs=400)
-        assert 0.0 <= blind <= 1.0 and 0.0 <= look <= 1.0
-        gains.append(blind - look)
-    assert gains[0] < 0 < gains[-1]
+    assert points_gain(odds, NO_EXCHANGE) < 0 < points_gain(odds_for(CLASSIC), CLASSIC)
+    look, blind = match_chances(odds, NO_EXCHANGE, ours=0, theirs=450)
+    assert 0 < blind - look < MIN_GAIN
+    look, blind = match_chances(odds, NO_EXCHANGE, ours=-200, theirs=200)
+    assert blind < look
 
 
 def test_a_higher_blind_nil_value_makes_it_worth_more() -> None:

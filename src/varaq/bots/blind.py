@@ -11,9 +11,9 @@ what a blind nil is worth), the score and the target.  Two pieces make the decis
   size, with and without jokers (``python benchmarks/blind_nil.py --table`` measures it again).
 - **The match value** (:func:`match_chances`): the chance of winning the match from a points
   margin with some hands still to play, each hand moving the margin by a normally spread
-  amount; a blind nil is bid when its two outcomes, weighed by the odds, leave a better chance
-  than looking.  Far behind and near the end a blind nil is the only real chance left; early
-  in a match it must be worth points on average.
+  amount.  A blind nil worth points on average (:func:`points_gain`) is bid unless it lowers
+  that chance; one that costs points only when it raises the chance by :data:`MIN_GAIN` or
+  more, which happens far behind with the opponents near the target.
 
 >>> odds = odds_for(Rules.named("classic"))
 >>> 0.7 < odds.made < 0.9
@@ -35,8 +35,8 @@ from ..view import View
 from . import Decision
 
 __all__ = [
-    "BlindNilOdds", "ODDS", "odds_for", "measure_odds", "match_chances", "choose_blind",
-    "BLIND_POLICIES",
+    "BlindNilOdds", "ODDS", "odds_for", "measure_odds", "match_chances", "points_gain",
+    "choose_blind", "BLIND_POLICIES", "MIN_GAIN",
 ]
 
 #: How a player may decide blind nil: by the estimate (the default), never, or whenever the
@@ -171,6 +171,17 @@ def match_chances(odds: BlindNilOdds, rules: Rules, ours: int, theirs: int) -> t
     return look, odds.made * made + (1 - odds.made) * failed
 
 
+def points_gain(odds: BlindNilOdds, rules: Rules) -> float:
+    """How many points of hand margin a blind nil adds, on average, to looking."""
+    value = rules.blind_nil_value
+    blind = odds.made * (value + odds.rest_made) + (1 - odds.made) * (odds.rest_failed - value)
+    return blind - odds.look_margin
+
+
+#: The least gain in the chance of winning the match that a blind nil costing points must buy.
+MIN_GAIN = 0.02
+
+
 def choose_blind(view: View, policy: str = "estimate") -> Decision:
     """Blind nil or look, for the seat whose choice it is (its cards are not in the view).
 
@@ -188,8 +199,12 @@ def choose_blind(view: View, policy: str = "estimate") -> Decision:
     odds = odds_for(view.rules)
     look, blind = match_chances(odds, view.rules, ours, theirs)
     rate = f"about {odds.made:.0%} of blind nils make it at this table"
-    if blind > look:
-        need = "need a swing" if blind - look >= 0.05 else "the points are worth it"
+    # Points first: a blind nil worth points on average is bid unless it lowers the chance
+    # of winning.  One that costs points must buy a clear gain in that chance: the model is
+    # rough, and far behind every choice shows a tiny gain while the points lost are real.
+    gain = blind - look
+    if (gain >= 0 and points_gain(odds, view.rules) > 0) or gain >= MIN_GAIN:
+        need = "need a swing" if gain >= MIN_GAIN else "the points are worth it"
         return Decision(
             BLIND_NIL,
             f"Blind nil: we trail by {trail} and {need}; {rate} "
