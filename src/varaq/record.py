@@ -49,6 +49,8 @@ _HAND_KEY_SET = frozenset(_HAND_KEYS)
 _BIT = tuple(1 << card for card in range(54))
 #: Card text -> the card's bit, for every spelling :func:`~varaq.cards.parse_card` reads.
 _CARD_BITS = {word: _BIT[card] for word, card in CARD_WORDS.items()}
+#: The seat letters a record writes, looked up before ``parse_seat`` reads other spellings.
+_SEAT_KEYS = {letter: seat for seat, letter in enumerate(SEAT_LETTERS)}
 
 
 class RecordError(ValueError):
@@ -341,6 +343,9 @@ def _read_start(start: Any) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 def _read_seat(value: Any, place: str) -> int:
+    seat = _SEAT_KEYS.get(value) if isinstance(value, str) else None
+    if seat is not None:
+        return seat
     if not isinstance(value, str):
         raise RecordError(f"{place}: a seat is N, E, S or W, not {_shown(value)}")
     try:
@@ -372,10 +377,6 @@ def _read_cards(value: Any, place: str) -> list[int]:
         except CardError:
             raise RecordError(f"{place}: unknown card {_shown(word.strip())}") from None
     return cards
-
-
-#: The seat letters a record writes, for the lookup that spares ``parse_seat`` on each key.
-_SEAT_KEYS = {letter: seat for seat, letter in enumerate(SEAT_LETTERS)}
 
 
 def _by_seat(value: Any, place: str) -> dict[int, Any]:
