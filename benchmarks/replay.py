@@ -1,7 +1,7 @@
 """How fast ``varaq replay`` checks a long record; prints ONE JSON document.
 
     python benchmarks/replay.py [--hands 10000] [--players normal|random] [--repeat 5]
-                                [--before REV|DIR] [--keep FILE] [--cold]
+                                [--before REV|DIR] [--keep FILE] [--match FILE] [--cold]
 
 Issue 7 asks that a 10,000-hand record replay at 5,000 hands a second or more, *process start
 included*: what a person waits for after typing ``varaq replay match.json --json``.  So this
@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import random
 import resource
 import statistics
@@ -104,6 +105,21 @@ def play_match(hands: int, players: str, seed: int) -> tuple[Game, list[Any]]:
             action = bot.act(game.view(game.turn), rngs[game.turn])
         game.apply(action)
         actions.append(action)
+    return game, actions
+
+
+def cached_match(
+    path: Path | None, hands: int, players: str, seed: int
+) -> tuple[Game, list[Any]]:
+    """:func:`play_match`, or the same match kept in ``path`` by an earlier run."""
+    key = (hands, players, seed)
+    if path is not None and path.exists():
+        kept_key, game, actions = pickle.loads(path.read_bytes())
+        if kept_key == key:
+            return game, actions
+    game, actions = play_match(hands, players, seed)
+    if path is not None:
+        path.write_bytes(pickle.dumps((key, game, actions)))
     return game, actions
 
 
@@ -209,6 +225,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "a directory with src/varaq)")
     p.add_argument("--keep", metavar="FILE", type=Path,
                    help="also write the record here, to look at or replay it later")
+    p.add_argument("--match", metavar="FILE", type=Path,
+                   help="keep the played match here (a pickle) and reuse it on the next run "
+                        "with the same --hands, --players and --seed: playing it is the slow "
+                        "part on a busy machine")
     p.add_argument("--cold", action="store_true",
                    help="no bytecode cache: every process compiles the package as it starts")
     return p.parse_args(argv)
@@ -220,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tmp)
         record = work / "match.json"
         started = time.perf_counter()
-        game, actions = play_match(args.hands, args.players, args.seed)
+        game, actions = cached_match(args.match, args.hands, args.players, args.seed)
         made_in = time.perf_counter() - started
         text = json.dumps(to_record(game))
         record.write_text(text)
