@@ -325,6 +325,14 @@ def test_cli_rules_as_json(capsys: pytest.CaptureFixture[str]) -> None:
         (["--a", "hard", "--samples", "8", "--budget", "1"], "not both"),
         (["--minutes", "soon"], "--minutes needs a number of minutes, not 'soon'"),
         (["--minutes", "0"], "--minutes must be a positive number of minutes"),
+        (["--deals", "３"], "--deals needs a whole number, not '３'"),
+        (["--deals", "1_000"], "--deals needs a whole number, not '1_000'"),
+        (["--seed", "9" * 5000], "--seed needs a whole number, not '999999999999999999999999'..."),
+        (["--minutes", "１.5"], "--minutes needs a number of minutes, not '１.5'"),
+        (["--minutes", "nan"], "--minutes needs a number of minutes, not 'nan'"),
+        (["--minutes", "1e999"], "--minutes needs a number of minutes, not '1e999'"),
+        (["--rules", '{"preset": "classic", "target": ' + "5" * 5000 + "}"],
+         "--rules is not valid JSON: a number with thousands of digits"),
         (["--plot", "out.pdf"], "--plot needs a .png file name"),
     ],
 )
@@ -336,3 +344,25 @@ def test_cli_bad_options_get_one_line(
     assert err.count("\n") == 1
     assert err.startswith("varaq arena: ")
     assert reason in err
+
+
+def test_blind_nils_are_reported_per_player_with_what_they_scored() -> None:
+    """The same bot on both sides, told apart by its options: one always bids blind nil when
+    it may, the other never does."""
+    config = ArenaConfig(
+        a="normal", b="normal", rules=CLASSIC, seed=3, matches=3,
+        a_options=(("blind_nil", "always"),), b_options=(("blind_nil", "never"),),
+    )
+    result = run_arena(config)
+    data = result.to_json()
+    a, b = data["a"], data["b"]
+    assert b["blind_nil_bid"] == b["blind_nil_made"] == b["blind_nil_points"] == 0
+    assert b["blind_nil_made_rate"] is None
+    assert a["blind_nil_bid"] > 0
+    value = CLASSIC.blind_nil_value
+    assert a["blind_nil_points"] == value * (2 * a["blind_nil_made"] - a["blind_nil_bid"])
+    assert a["blind_nil_made_rate"] == round(a["blind_nil_made"] / a["blind_nil_bid"], 4)
+    text = result.table_text()
+    assert "a: normal (blind_nil=always)" in text and "b: normal (blind_nil=never)" in text
+    assert f"{a['blind_nil_made']} / {a['blind_nil_bid']}" in text
+    assert f"{a['blind_nil_points']:+d}" in text

@@ -200,3 +200,36 @@ def test_apply_reads_action_text_and_refuses_non_actions_in_one_line() -> None:
             game.apply(junk)  # type: ignore[arg-type]
         assert "\n" not in str(refused.value)
         assert game.view(0) == before.view(0) and game.bids == before.bids
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("²", r"^unknown action '²': a bid is written with 0-9$"),
+        ("bid ¹", r"^unknown action 'bid ¹': a bid is written with 0-9$"),
+        ("bid ３", r"^unknown action 'bid ３': a bid is written with 0-9$"),
+        ("٣", r"^unknown action '٣': a bid is written with 0-9$"),
+        ("bid " + "9" * 5000, r"^bid of 5000 digits is out of range 0-13$"),
+        ("1" * 5000, r"^bid of 5000 digits is out of range 0-13$"),
+        ("bid 100", r"^bid 100 is out of range 0-13$"),
+        ("x" * 5000, r"^unknown action 'x{24}'\.\.\. \(5000 characters\)$"),
+    ],
+)
+def test_only_ascii_digits_make_a_bid_and_long_text_is_cut_short(text: str, reason: str) -> None:
+    """``str.isdigit`` accepts superscripts and other scripts' digits, which ``int()`` either
+    refuses with a ValueError or reads as a bid nobody typed; and ``int()`` refuses thousands
+    of digits.  Each is one short ActionError line instead."""
+    with pytest.raises(ActionError, match=reason):
+        parse_action(text)
+
+
+def test_leading_zeros_still_read_as_the_bid() -> None:
+    assert parse_action("bid 007") == BID + 7 and parse_action("00") == BID
+    assert parse_action("bid 0013") == BID + 13
+
+
+def test_apply_refuses_a_non_ascii_bid_as_illegal_in_one_line() -> None:
+    game = bidding()
+    with pytest.raises(IllegalAction, match=r"^unknown action 'bid ３': a bid is written"):
+        game.apply("bid ３")  # type: ignore[arg-type]
+    assert game.bids == [-1, -1, -1, -1]

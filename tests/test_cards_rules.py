@@ -13,6 +13,7 @@ from varaq.cards import (
     JOKER_DECK,
     LJ,
     STANDARD_DECK,
+    CardError,
     card_name,
     card_text,
     card_unicode,
@@ -119,3 +120,22 @@ def test_badges_name_the_variations_in_force() -> None:
     assert "Big Joker Little Joker" in badges and "Board 4" in badges
     assert "No bag penalty" in badges
     assert "2♣ leads" in Rules.named("classic").with_options(two_clubs_leads=True).badges()
+
+
+def test_every_spelling_of_a_card_reads_the_same_and_nothing_else_does() -> None:
+    """The lookup table behind ``parse_card`` holds each card in every case, with ``10`` for
+    ``T`` and the filled and open suit symbols; a look-alike letter is not a card."""
+    for card in range(52):
+        rank, suit = card_text(card)
+        ranks = {rank, rank.lower()} | ({"10"} if rank == "T" else set())
+        i = "CDHS".index(suit)
+        suits = {suit, suit.lower(), "♣♦♥♠"[i], "♧♢♡♤"[i]}
+        for r in ranks:
+            for s in suits:
+                assert parse_card(r + s) == card, r + s
+                assert parse_card(f" {r}{s}\t") == card
+    assert {parse_card(w) for w in ("BJ", "bj", "Bj", "bJ")} == {BJ}
+    assert {parse_card(w) for w in ("LJ", "lj", "Lj", "lJ")} == {LJ}
+    for junk in ("Aſ", "ſ", "1C", "11S", "AS KS", "", "   ", "ＡS", "A♠♠", "JB"):
+        with pytest.raises(CardError, match=r"^unknown card '"):
+            parse_card(junk)

@@ -471,3 +471,79 @@ def test_records_of_random_matches_round_trip(tmp_path: Path) -> None:
         loaded = load_record(path.read_bytes())
         assert loaded.totals == game.totals and loaded.winner == game.winner
         assert to_record(loaded) == doc
+
+
+# -- numbers and long text in a record ----------------------------------------------------------
+
+
+def test_a_number_too_long_for_int_is_malformed_json_not_a_value_error() -> None:
+    text = '{"hands": [{"bids": {"N": ' + "7" * 5000 + "}}]}"
+    with pytest.raises(RecordError, match=r"^malformed JSON: a number with thousands of digits$"):
+        parse_record(text)
+
+
+def test_huge_numbers_and_long_text_are_named_briefly() -> None:
+    assert refusal(sheet(sheet_hand((3, 3, 3, 10**4000), (4, 3, 3, 3)))) == (
+        "hand 1: W's bid a number of about 4000 digits is out of range 0-13"
+    )
+    message = refusal(sheet(sheet_hand((3, 3, 3, "x" * 5000), (4, 3, 3, 3))))
+    assert message.startswith("hand 1: W's bid must be 0-13") and len(message) < 140
+    message = refusal({"k" * 5000: 1})
+    assert message.startswith("unknown record key 'kkk") and len(message) < 170
+    message = refusal(sheet({"plays": "2C", "deal": {"N": "Q" * 5000}}))
+    assert message.startswith("hand 1: deal N: unknown card 'QQQ") and len(message) < 140
+
+
+def test_start_totals_are_bounded_so_the_scores_can_always_be_printed() -> None:
+    doc = sheet(start={"total": {"NS": 10**4000, "EW": 0}})
+    assert refusal(doc) == (
+        "start: total NS a number of about 4000 digits is beyond 1,000,000,000 either way"
+    )
+    assert refusal(sheet(start={"total": {"NS": 0, "EW": -(10**9) - 1}})).startswith(
+        "start: total EW -1000000001 is beyond"
+    )
+    assert load_record(sheet(start={"total": {"NS": 10**9, "EW": -(10**9)}})).totals == [
+        10**9, -(10**9)
+    ]
+
+
+# -- the fast reading paths give the slow paths' answers ------------------------------------------
+
+
+def test_cards_written_as_a_list_or_with_commas_and_any_spelling_read_the_same() -> None:
+    doc = example("two-clubs-leads-hand.json")
+    expected = to_record(load_record(doc))
+    hand = doc["hands"][0]
+    hand["deal"]["N"] = ", ".join(hand["deal"]["N"].split())
+    hand["deal"]["E"] = [w.lower().replace("t", "10") for w in hand["deal"]["E"].split()]
+    hand["plays"] = " ".join(w[0] + "♣♦♥♠"["CDHS".index(w[1])] for w in hand["plays"].split())
+    assert to_record(load_record(doc)) == expected
+
+
+def test_a_card_repeated_in_one_seat_is_named_whatever_its_spelling() -> None:
+    """The deal is read by adding card bits; a repeat must still be caught and named."""
+    doc = _with_hand({})
+    deal = doc["hands"][0]["deal"]
+    words = deal["N"].split()
+    deal["N"] = " ".join([*words[:-1], words[0].lower()])
+    assert refusal(doc) == f"hand 1: N's hand repeats {words[0]}"
+
+
+def test_a_bad_card_late_in_the_plays_is_named_with_its_place() -> None:
+    doc = _played_doc()
+    words = doc["hands"][0]["plays"].split()
+    doc["hands"][0]["plays"] = " ".join([*words[:30], "1S", *words[31:]])
+    assert refusal(doc) == "hand 1: plays: unknown card '1S'"
+
+
+def test_a_wrong_52nd_card_and_a_53rd_card_are_told_apart() -> None:
+    """The plays are applied in one run up to the hand's last card; what is wrong at its end
+    still names the trick, and a card beyond it says so."""
+    doc = _played_doc()
+    words = doc["hands"][0]["plays"].split()
+    game = load_record({**doc, "hands": [{**doc["hands"][0], "plays": " ".join(words[:51])}]})
+    assert game.phase == PLAY and len(game.tricks) == 12
+    doc["hands"][0]["plays"] = " ".join([*words[:51], words[0]])
+    assert refusal(doc) == f"hand 1, trick 13: {'NESW'[game.turn]} does not hold {words[0]}"
+    doc["hands"][0]["plays"] = " ".join([*words, words[0]])
+    assert refusal(doc) == f"hand 1: {words[0]} is played after the 13th trick"

@@ -158,3 +158,55 @@ def test_help_lists_the_replay_command() -> None:
     proc = subprocess.run([sys.executable, "-m", "varaq.cli", "--help"],
                           capture_output=True, text=True, timeout=60, check=True)
     assert "replay" in proc.stdout
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.json")))
+def test_the_json_is_exactly_what_json_dumps_writes(name: str) -> None:
+    """``summary_json`` lays the hands out by hand for speed; it must stay the standard
+    library's text to the byte."""
+    from varaq.record import load_record
+    from varaq.replay import summary, summary_json
+
+    game = load_record((EXAMPLES / name).read_bytes())
+    assert summary_json(game) == json.dumps(summary(game), indent=2)
+
+
+def test_the_json_of_a_match_without_finished_hands_is_exact() -> None:
+    from varaq import Game
+    from varaq.replay import summary, summary_json
+
+    game = Game("classic", seed=2, totals=(-40, 120))
+    assert summary_json(game) == json.dumps(summary(game), indent=2)
+    game.deal()
+    assert summary_json(game) == json.dumps(summary(game), indent=2)
+
+
+def test_replay_starts_without_the_other_commands_modules(tmp_path: Path) -> None:
+    """``varaq replay`` imports what it needs and no more: not the arena (and its process
+    pool), the solver, the bots or the web stack."""
+    script = (
+        "import sys\n"
+        "from varaq.cli import main\n"
+        f"status = main(['replay', {str(EXAMPLES / 'classic-match.json')!r}, '--json'])\n"
+        "loaded = [m for m in ('varaq.arena', 'varaq.solver', 'varaq.bots', 'varaq.analysis',\n"
+        "          'varaq.web', 'multiprocessing', 'starlette') if m in sys.modules]\n"
+        "print(status, loaded, file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert proc.stderr.strip() == "0 []"
+
+
+def test_other_commands_still_take_their_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    assert "--matches" in capsys.readouterr().out
+
+
+def test_a_record_with_a_number_of_thousands_of_digits_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    content = '{"hands": [{"bids": {"N": ' + "9" * 5000 + "}}]}"
+    status, out, err = replay(capsys, _bad(tmp_path, content))
+    assert status == 2 and out == ""
+    assert err == "malformed JSON: a number with thousands of digits\n"

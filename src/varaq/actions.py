@@ -27,8 +27,8 @@ from .cards import CardError, card_text, parse_card
 
 __all__ = [
     "BID", "NIL_BID", "BLIND_NIL", "LOOK", "bid", "is_card", "is_bid", "bid_value",
-    "action_text", "parse_action", "ActionError", "DEAL_HAND", "DEAL_GIVEN", "TRICKS_GIVEN",
-    "CONCEDE",
+    "action_text", "parse_action", "ActionError", "quoted", "DEAL_HAND", "DEAL_GIVEN",
+    "TRICKS_GIVEN", "CONCEDE",
 ]
 
 BID = 64
@@ -86,7 +86,11 @@ def action_text(action: int) -> str:
 
 
 def parse_action(text: str) -> int:
-    """Read an action from words: a card, ``bid 4``, ``4``, ``nil``, ``blind``, ``look``."""
+    """Read an action from words: a card, ``bid 4``, ``4``, ``nil``, ``blind``, ``look``.
+
+    Anything else is an :class:`ActionError` whose one-line message quotes at most the start
+    of the text, however long it is.
+    """
     t = " ".join(text.strip().lower().split())
     if t in ("nil", "bid nil", "bid 0", "0"):
         return NIL_BID
@@ -96,12 +100,25 @@ def parse_action(text: str) -> int:
         return LOOK
     if t.startswith("bid "):
         t = t[4:]
-    if t.isascii() and t.isdigit() and len(t) <= 2:
-        n = int(t)
-        if 0 <= n <= 13:
-            return BID + n
-        raise ActionError(f"bid {n} is out of range 0-13")
+    if t.isdigit():
+        # str.isdigit also says yes to "²" (which int() refuses) and "３" (which int() reads
+        # as 3), and int() gives up on thousands of digits: only 0-9 make a bid.
+        if not t.isascii():
+            raise ActionError(f"unknown action {quoted(text)}: a bid is written with 0-9")
+        value = t.lstrip("0") or "0"
+        if len(value) > 2 or int(value) > 13:
+            shown = value if len(value) <= 6 else f"of {len(value)} digits"
+            raise ActionError(f"bid {shown} is out of range 0-13")
+        return BID + int(value)
     try:
         return parse_card(t)
     except CardError:
-        raise ActionError(f"unknown action {text.strip()!r}") from None
+        raise ActionError(f"unknown action {quoted(text)}") from None
+
+
+def quoted(text: str, limit: int = 24) -> str:
+    """``repr`` of what a person typed, cut short: a refusal stays one readable line."""
+    text = text.strip()
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"

@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
 import multiprocessing
 import os
 import random
@@ -48,6 +47,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import quoted
 from .bots import make_bot
 from .engine import BIDDING, BLIND, DEAL, EXCHANGE, OVER, PLAY, Game, IllegalAction
 from .rules import Rules, RulesError
@@ -66,6 +66,9 @@ BUDGETED = ("hard",)
 #: A match that has not ended after this many hands is stopped and counted as unfinished
 #: (two weak bots can both sink below zero and never reach the target).
 DEFAULT_MAX_HANDS = 200
+
+#: The longest number an option takes, in characters: enough for any seed or count.
+_MAX_DIGITS = 30
 
 #: A player is a bot name, or a zero-argument factory (tests use one for a fixed policy).
 Player = str | Callable[[], Any]
@@ -114,6 +117,8 @@ class SideTally:
     nil_made: int = 0
     blind_nil_bid: int = 0
     blind_nil_made: int = 0
+    #: What the side's blind nils scored: + the blind nil value for each made, - for each set.
+    blind_nil_points: int = 0
     bags: int = 0
     bag_penalties: int = 0
     tricks: int = 0
@@ -124,7 +129,8 @@ class SideTally:
     def add(self, other: SideTally) -> None:
         for name in (
             "hands", "points", "made", "set", "nil_bid", "nil_made", "blind_nil_bid",
-            "blind_nil_made", "bags", "bag_penalties", "tricks", "match_wins",
+            "blind_nil_made", "blind_nil_points", "bags", "bag_penalties", "tricks",
+            "match_wins",
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.decision_ms.extend(other.decision_ms)
@@ -222,6 +228,8 @@ class _Table:
                 if hand.blind[seat]:
                     t.blind_nil_bid += 1
                     t.blind_nil_made += bool(hand.nil_made[seat])
+                    value = self.config.rules.blind_nil_value
+                    t.blind_nil_points += value if hand.nil_made[seat] else -value
                 else:
                     t.nil_bid += 1
                     t.nil_made += bool(hand.nil_made[seat])
@@ -412,15 +420,17 @@ class ArenaResult:
         )
         if len(self.pairs) < c.pairs:
             what += f" (of {c.pairs} asked; the time box ended the run)"
+        names = ("a: " + _label(a), "b: " + _label(b))
+        width = max(16, *(len(n) + 2 for n in names))
         lines = [
-            f"Duplicate arena: {a['bot']} (a) vs {b['bot']} (b), {_rules_text(c.rules)},"
+            f"Duplicate arena: {_label(a)} (a) vs {_label(b)} (b), {_rules_text(c.rules)},"
             f" {what} x 2 tables, seed {c.seed}, {data['hands']} hands",
             "",
-            f"{'':22}{'a: ' + a['bot']:>16}{'b: ' + b['bot']:>16}",
+            f"{'':22}{names[0]:>{width}}{names[1]:>{width}}",
         ]
 
         def row(label: str, left: object, right: object) -> None:
-            lines.append(f"{label:22}{left!s:>16}{right!s:>16}")
+            lines.append(f"{label:22}{left!s:>{width}}{right!s:>{width}}")
 
         row("points per hand", f"{a['points_per_hand']:.1f}", f"{b['points_per_hand']:.1f}")
         if c.matches:
@@ -431,6 +441,8 @@ class ArenaResult:
             f"{b['nil_made']} / {b['nil_bid']}")
         row("blind nil made / bid", f"{a['blind_nil_made']} / {a['blind_nil_bid']}",
             f"{b['blind_nil_made']} / {b['blind_nil_bid']}")
+        if a["blind_nil_bid"] or b["blind_nil_bid"]:
+            row("blind nil points", f"{a['blind_nil_points']:+d}", f"{b['blind_nil_points']:+d}")
         row("bags per hand", f"{a['bags_per_hand']:.2f}", f"{b['bags_per_hand']:.2f}")
         row("decision ms p50/p95", f"{a['decision_ms_p50']:.2f} / {a['decision_ms_p95']:.2f}",
             f"{b['decision_ms_p50']:.2f} / {b['decision_ms_p95']:.2f}")
@@ -501,6 +513,10 @@ def _side_json(bot: str, options: dict[str, Any], t: SideTally) -> dict[str, Any
         "nil_made_rate": round(t.nil_made / t.nil_bid, 4) if t.nil_bid else None,
         "blind_nil_bid": t.blind_nil_bid,
         "blind_nil_made": t.blind_nil_made,
+        "blind_nil_made_rate": (
+            round(t.blind_nil_made / t.blind_nil_bid, 4) if t.blind_nil_bid else None
+        ),
+        "blind_nil_points": t.blind_nil_points,
         "bags_per_hand": round(t.bags / hands, 3),
         "bag_penalties": t.bag_penalties,
         "tricks_per_hand": round(t.tricks / hands, 3),
@@ -511,6 +527,13 @@ def _side_json(bot: str, options: dict[str, Any], t: SideTally) -> dict[str, Any
     if options:
         out["options"] = options
     return out
+
+
+def _label(side: dict[str, Any]) -> str:
+    """A side's bot with its options, so two sides of the same bot can be told apart."""
+    options = side.get("options") or {}
+    words = " ".join(f"{k}={v}" for k, v in options.items())
+    return f"{side['bot']} ({words})" if words else str(side["bot"])
 
 
 def _pct(x: float) -> str:
@@ -601,22 +624,26 @@ def _bot_names() -> tuple[str, ...]:
 
 
 def _whole(text: str, option: str, low: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ArenaError(f"{option} needs a whole number, not {text!r}") from None
+    # int() alone would also take "３", "1_000" and " 5 ", and fail on thousands of digits.
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > _MAX_DIGITS:
+        raise ArenaError(f"{option} needs a whole number, not {quoted(text)}")
+    value = int(text)
     if value < low:
         raise ArenaError(f"{option} must be at least {low}, not {value}")
     return value
 
 
 def _positive(text: str, option: str, unit: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ArenaError(f"{option} needs a number of {unit}, not {text!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise ArenaError(f"{option} must be a positive number of {unit}, not {text!r}")
+    # float() alone would also take "１.5", "1_0", "nan", "1e999" and " 2 ".
+    number = text.removeprefix("-")
+    whole, _, fraction = number.partition(".")
+    digits = whole + fraction
+    if not (digits.isascii() and digits.isdigit()) or len(number) > _MAX_DIGITS:
+        raise ArenaError(f"{option} needs a number of {unit}, not {quoted(text)}")
+    value = float(text)
+    if not value > 0:
+        raise ArenaError(f"{option} must be a positive number of {unit}, not {quoted(text)}")
     return value
 
 
@@ -628,6 +655,9 @@ def _rules(text: str) -> Rules:
         except json.JSONDecodeError as exc:
             where = f"{exc.msg} at column {exc.colno}"
             raise ArenaError(f"--rules is not valid JSON: {where}") from None
+        except ValueError:  # int() refuses a number of more than 4300 digits
+            why = "a number with thousands of digits"
+            raise ArenaError(f"--rules is not valid JSON: {why}") from None
     try:
         return Rules.from_spec(spec)
     except RulesError as exc:

@@ -26,7 +26,7 @@ __all__ = [
     "CLUBS", "DIAMONDS", "HEARTS", "SPADES", "SUITS", "SUIT_LETTERS", "SUIT_NAMES",
     "RANK_LETTERS", "RANK_NAMES", "LJ", "BJ", "TWO_CLUBS", "TWO_HEARTS", "TWO_SPADES",
     "ACE_SPADES", "SUIT_OF", "RANK_OF", "SUIT_MASKS", "SPADE_MASK", "STANDARD_DECK",
-    "JOKER_DECK", "CardError", "parse_card", "card_text", "card_unicode", "card_name",
+    "JOKER_DECK", "CARD_WORDS", "CardError", "parse_card", "card_text", "card_unicode", "card_name",
     "parse_hand", "hand_text", "cards_of", "mask_of", "count", "trump_order", "sort_key",
     "trick_power", "card_list",
 ]
@@ -66,7 +66,30 @@ STANDARD_DECK = (1 << 52) - 1
 #: Big Joker Little Joker: the 2♣ and 2♥ leave, the two jokers come in; still 52 cards.
 JOKER_DECK = (STANDARD_DECK & ~(1 << TWO_CLUBS) & ~(1 << TWO_HEARTS)) | (1 << LJ) | (1 << BJ)
 
-_SYMBOL_TO_LETTER = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
+#: Every way a rank, a suit and a joker may be written on input, by the card number part it
+#: stands for: ranks as letters or digits in either case (``10`` for ``T``), suits as letters in
+#: either case or as a filled or open symbol.
+_RANK_WORDS = {
+    **{letter: rank for rank, letter in enumerate(RANK_LETTERS)},
+    **{letter.lower(): rank for rank, letter in enumerate(RANK_LETTERS)},
+    "10": RANK_LETTERS.index("T"),
+}
+_SUIT_WORDS = {
+    **{letter: suit for suit, letter in enumerate(SUIT_LETTERS)},
+    **{letter.lower(): suit for suit, letter in enumerate(SUIT_LETTERS)},
+    **{symbol: suit for suit, symbol in enumerate(SUIT_SYMBOLS)},
+    **{symbol: suit for suit, symbol in enumerate("♧♢♡♤")},
+}
+_JOKER_WORDS = {a + b: joker for joker, word in ((BJ, "BJ"), (LJ, "LJ"))
+                for a in (word[0], word[0].lower()) for b in ("J", "j")}
+#: Card text -> card number for every accepted spelling (about 300 words), so that reading a
+#: card is one dictionary lookup: a record of a long match reads a million cards.
+CARD_WORDS: dict[str, int] = {
+    **{rank_word + suit_word: suit * 13 + rank
+       for rank_word, rank in _RANK_WORDS.items()
+       for suit_word, suit in _SUIT_WORDS.items()},
+    **_JOKER_WORDS,
+}
 
 
 class CardError(ValueError):
@@ -115,17 +138,12 @@ def parse_card(text: str) -> int:
 
     Raises :class:`CardError` with a one-line reason for anything else.
     """
-    raw = text.strip()
-    t = raw.upper()
-    for symbol, letter in _SYMBOL_TO_LETTER.items():
-        t = t.replace(symbol, letter)
-    if t in ("BJ", "LJ"):
-        return BJ if t == "BJ" else LJ
-    if t.startswith("10"):
-        t = "T" + t[2:]
-    if len(t) != 2 or t[0] not in RANK_LETTERS or t[1] not in SUIT_LETTERS:
-        raise CardError(f"unknown card {raw!r}")
-    return SUIT_LETTERS.index(t[1]) * 13 + RANK_LETTERS.index(t[0])
+    card = CARD_WORDS.get(text)
+    if card is None:
+        card = CARD_WORDS.get(text.strip())
+        if card is None:
+            raise CardError(f"unknown card {text.strip()!r}")
+    return card
 
 
 def card_text(card: int) -> str:

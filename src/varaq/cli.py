@@ -1,8 +1,9 @@
 """The ``varaq`` command.
 
 Each subcommand lives in the module that owns its work and exposes two functions,
-``add_arguments(parser)`` and ``run(args) -> int``; this file only dispatches, importing a
-subcommand's module when it is used so that ``varaq replay`` never pays for the web stack.
+``add_arguments(parser)`` and ``run(args) -> int``; this file only dispatches, importing only
+the module of the subcommand asked for, so that ``varaq replay`` never pays for the web stack,
+the arena's process pool or the solver (``python -X importtime`` shows what a start costs).
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``varaq`` parser; with ``command``, only that subcommand's module is imported (and
+    the others show their one-line help but take no options)."""
     parser = _OneLineParser(
         prog="varaq",
         description="Varaq: Partnership Spades — play, replay, and pit computer players.",
@@ -43,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_OneLineParser)
     for name, (module, text) in COMMANDS.items():
         p = sub.add_parser(name, help=text, description=text)
+        if command is not None and name != command:
+            continue
         try:
             mod = importlib.import_module(module)
         except ImportError:
@@ -53,8 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    # The subcommand is the first word that is not an option (``varaq`` takes none with a
+    # value), so its module is the only one imported.
+    command = next((w for w in words if not w.startswith("-")), "")
+    parser = build_parser(command)
+    args = parser.parse_args(words)
     run = getattr(args, "_run", None)
     if run is None:
         if args.command:

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .actions import BID, BLIND_NIL, LOOK
-from .cards import CardError, card_text, hand_text, parse_card
+from .cards import CARD_WORDS, CardError, card_text, hand_text, parse_card
 from .engine import BIDDING, BLIND, DEAL, EXCHANGE, OVER, PLAY, Game, HandLog, IllegalAction
 from .rules import PRESETS, Rules, RulesError
 from .seats import SEAT_LETTERS, SIDE_NAMES, parse_seat
@@ -44,6 +44,13 @@ FORMAT = "varaq-record/1"
 
 _TOP_KEYS = ("format", "rules", "partial", "reader", "start", "hands", "conceded")
 _HAND_KEYS = ("dealer", "deal", "bids", "looked", "exchange", "plays", "tricks")
+_HAND_KEY_SET = frozenset(_HAND_KEYS)
+#: ``1 << card``, made once: above bit 30 each shift would make a new int.
+_BIT = tuple(1 << card for card in range(54))
+#: Card text -> the card's bit, for every spelling :func:`~varaq.cards.parse_card` reads.
+_CARD_BITS = {word: _BIT[card] for word, card in CARD_WORDS.items()}
+#: The seat letters a record writes, looked up before ``parse_seat`` reads other spellings.
+_SEAT_KEYS = {letter: seat for seat, letter in enumerate(SEAT_LETTERS)}
 
 
 class RecordError(ValueError):
@@ -213,17 +220,26 @@ def parse_record(text: str | bytes) -> dict[str, Any]:
         raise RecordError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
     except RecursionError:
         raise RecordError("malformed JSON: nested too deeply") from None
+    except RecordError:
+        raise  # a repeated key or a NaN, already named by the hooks below
+    except ValueError:
+        # json gives int() every run of digits, and int() refuses more than 4300 of them.
+        raise RecordError("malformed JSON: a number with thousands of digits") from None
     if not isinstance(doc, dict):
         raise RecordError(f"a record is a JSON object, not {_json_kind(doc)}")
     return doc
 
 
 def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise RecordError(f"malformed JSON: key {key!r} appears twice in one object")
-        out[key] = value
+    out = dict(pairs)  # built in C; only an object that lost a key is looked at again
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RecordError(
+                    f"malformed JSON: key {_shown(key)} appears twice in one object"
+                )
+            seen.add(key)
     return out
 
 
@@ -249,6 +265,14 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _shown(value: Any, limit: int = 40) -> str:
+    """``repr`` of a value from the record, cut short so that a refusal stays one line."""
+    if _is_int(value) and value.bit_length() > 128:
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def load_record(doc: Mapping[str, Any] | str | bytes, *, seed: int | str = 0) -> Game:
     """Replay a record through the engine and return the game at its end.
 
@@ -261,10 +285,12 @@ def load_record(doc: Mapping[str, Any] | str | bytes, *, seed: int | str = 0) ->
         raise RecordError(f"a record is a JSON object, not {_json_kind(doc)}")
     for key in doc:
         if key not in _TOP_KEYS:
-            raise RecordError(f"unknown record key {key!r} (expected {', '.join(_TOP_KEYS)})")
+            raise RecordError(
+                f"unknown record key {_shown(key)} (expected {', '.join(_TOP_KEYS)})"
+            )
     fmt = doc.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {fmt!r}")
+        raise RecordError(f"format must be {FORMAT!r}, not {_shown(fmt)}")
     rules = _read_rules(doc.get("rules", "classic"))
     totals, bags = _read_start(doc.get("start"))
     hands = doc.get("hands", [])
@@ -332,6 +358,10 @@ def _read_rules(spec: Any) -> Rules:
         raise RecordError(f"rules: {e}") from None
 
 
+#: The largest total or bag count a record may start from.
+_START_LIMIT = 10**9
+
+
 def _read_start(start: Any) -> tuple[tuple[int, int], tuple[int, int]]:
     if start is None:
         return (0, 0), (0, 0)
@@ -348,36 +378,54 @@ def _read_start(start: Any) -> tuple[tuple[int, int], tuple[int, int]]:
         pair = (part.get("NS", 0), part.get("EW", 0))
         for side, value in zip(SIDE_NAMES, pair, strict=True):
             if not _is_int(value):
-                raise RecordError(f"start: {key} {side} must be a whole number, not {value!r}")
+                raise RecordError(
+                    f"start: {key} {side} must be a whole number, not {_shown(value)}"
+                )
             if key == "bags" and value < 0:
                 raise RecordError(f"start: bags {side} cannot be negative")
+            if abs(value) > _START_LIMIT:
+                # Scores are printed as text, and int() -> str() stops at 4300 digits.
+                raise RecordError(
+                    f"start: {key} {side} {_shown(value)} is beyond {_START_LIMIT:,} either way"
+                )
         out.append((pair[0], pair[1]))
     return out[0], out[1]
 
 
 def _read_seat(value: Any, place: str) -> int:
+    seat = _SEAT_KEYS.get(value) if isinstance(value, str) else None
+    if seat is not None:
+        return seat
     if not isinstance(value, str):
-        raise RecordError(f"{place}: a seat is N, E, S or W, not {value!r}")
+        raise RecordError(f"{place}: a seat is N, E, S or W, not {_shown(value)}")
     try:
         return parse_seat(value)
-    except ValueError as e:
-        raise RecordError(f"{place}: {e}") from None
+    except ValueError:
+        raise RecordError(f"{place}: unknown seat {_shown(value)}") from None
 
 
 def _read_cards(value: Any, place: str) -> list[int]:
-    """Cards from text (``"AS KS"``) or a list of card texts, in the order given."""
+    """Cards from text (``"AS KS"``) or a list of card texts, in the order given.
+
+    A long match has about a hundred cards a hand, so the usual case is one dictionary
+    lookup per card; only a record with a bad card goes word by word to name it.
+    """
     if isinstance(value, str):
         words = value.replace(",", " ").split()
     elif isinstance(value, list) and all(isinstance(w, str) for w in value):
         words = value
     else:
-        raise RecordError(f"{place}: cards must be text like \"AS KS 2C\", not {value!r}")
+        raise RecordError(f"{place}: cards must be text like \"AS KS 2C\", not {_shown(value)}")
+    try:
+        return list(map(CARD_WORDS.__getitem__, words))
+    except (KeyError, TypeError):
+        pass
     cards = []
     for word in words:
         try:
             cards.append(parse_card(word))
-        except CardError as e:
-            raise RecordError(f"{place}: {e}") from None
+        except CardError:
+            raise RecordError(f"{place}: unknown card {_shown(word.strip())}") from None
     return cards
 
 
@@ -387,7 +435,9 @@ def _by_seat(value: Any, place: str) -> dict[int, Any]:
         raise RecordError(f"{place} must be an object by seat, not {_json_kind(value)}")
     out: dict[int, Any] = {}
     for key, item in value.items():
-        seat = _read_seat(key, place)
+        seat = _SEAT_KEYS.get(key)
+        if seat is None:
+            seat = _read_seat(key, place)
         if seat in out:
             raise RecordError(f"{place}: seat {SEAT_LETTERS[seat]} appears twice")
         out[seat] = item
@@ -400,11 +450,11 @@ class _HandReader:
     def __init__(self, game: Game, number: int, hand: Any) -> None:
         if not isinstance(hand, Mapping):
             raise RecordError(f"hand {number}: a hand is an object, not {_json_kind(hand)}")
-        for key in hand:
-            if key not in _HAND_KEYS:
-                raise RecordError(
-                    f"hand {number}: unknown key {key!r} (expected {', '.join(_HAND_KEYS)})"
-                )
+        if not _HAND_KEY_SET.issuperset(hand):
+            key = next(key for key in hand if key not in _HAND_KEY_SET)
+            raise RecordError(
+                f"hand {number}: unknown key {_shown(key)} (expected {', '.join(_HAND_KEYS)})"
+            )
         self.game = game
         self.number = number
         self.hand = hand
@@ -451,13 +501,29 @@ class _HandReader:
         for seat in range(4):
             if seat not in deal:
                 raise self.fail(f"the deal has no hand for {SEAT_LETTERS[seat]}")
-            mask = 0
-            for card in _read_cards(deal[seat], f"hand {self.number}: deal {SEAT_LETTERS[seat]}"):
-                if mask >> card & 1:
-                    raise self.fail(f"{SEAT_LETTERS[seat]}'s hand repeats {card_text(card)}")
-                mask |= 1 << card
-            masks.append(mask)
+            text = deal[seat]
+            try:
+                # The sum of the cards' bits is their mask when no card is written twice, and
+                # then only: a repeat carries into another bit, and carrying loses a bit.
+                words = text.split()
+                mask = sum(map(_CARD_BITS.__getitem__, words))
+                if mask.bit_count() == len(words):
+                    masks.append(mask)
+                    continue
+            except (KeyError, AttributeError, TypeError):
+                pass  # not plain card text: read it word by word below, for the reason
+            cards = _read_cards(text, f"hand {self.number}: deal {SEAT_LETTERS[seat]}")
+            masks.append(self.mask_of(cards, seat))
         return masks
+
+    def mask_of(self, cards: list[int], seat: int) -> int:
+        """The mask of ``seat``'s dealt cards, naming the first card written twice."""
+        mask = 0
+        for card in cards:
+            if mask & _BIT[card]:
+                raise self.fail(f"{SEAT_LETTERS[seat]}'s hand repeats {card_text(card)}")
+            mask |= _BIT[card]
+        return mask
 
     def read_bids(self) -> dict[int, int | str]:
         raw = _by_seat(self.hand.get("bids", {}), f"hand {self.number}: bids")
@@ -467,9 +533,9 @@ class _HandReader:
             if value in ("nil", "blind") or (_is_int(value) and 0 <= value <= 13):
                 bids[seat] = value
             elif _is_int(value):
-                raise self.fail(f"{who}'s bid {value} is out of range 0-13")
+                raise self.fail(f"{who}'s bid {_shown(value)} is out of range 0-13")
             else:
-                raise self.fail(f'{who}\'s bid must be 0-13, "nil" or "blind", not {value!r}')
+                raise self.fail(f'{who}\'s bid must be 0-13, "nil" or "blind", not {_shown(value)}')
         return bids
 
     def read_looked(self) -> set[int]:
@@ -482,7 +548,7 @@ class _HandReader:
         game = self.game
         # Bidding has begun once any seat made an ordinary bid: everyone still to decide
         # then must have looked (a blind nil is written as the bid "blind").
-        bidding_begun = any(v != "blind" for v in bids.values())
+        bidding_begun = game.phase == BLIND and any(v != "blind" for v in bids.values())
         while game.phase == BLIND:
             seat = game.turn
             choice = bids.get(seat)
@@ -566,10 +632,17 @@ class _HandReader:
             raise self.fail("cards are played before the bidding is finished")
         if game.phase == EXCHANGE:
             raise self.fail("cards are played before the exchange is finished")
-        for card in plays:
-            if game.phase != PLAY:
-                raise self.fail(f"{card_text(card)} is played after the 13th trick")
-            self.apply(card, trick=len(game.tricks) + 1)
+        # The hand ends when the cards held run out, so the plays that fit are known before
+        # playing them, and the loop is the engine's own: one call a card, one ``try`` a hand.
+        room = sum(hand.bit_count() for hand in game.hands)
+        apply = game.apply
+        try:
+            for card in plays[:room]:
+                apply(card)
+        except IllegalAction as e:
+            raise self.fail(str(e), trick=len(game.tricks) + 1) from None
+        if len(plays) > room:
+            raise self.fail(f"{card_text(plays[room])} is played after the 13th trick")
 
     def check_tricks(self, has_cards: bool) -> None:
         game = self.game
@@ -583,7 +656,8 @@ class _HandReader:
         for seat, value in enumerate(tricks):
             if not _is_int(value) or not 0 <= value <= 13:
                 raise self.fail(
-                    f"{SEAT_LETTERS[seat]}'s tricks must be a whole number 0-13, not {value!r}"
+                    f"{SEAT_LETTERS[seat]}'s tricks must be a whole number 0-13, "
+                    f"not {_shown(value)}"
                 )
         if not has_cards:
             if game.phase != PLAY:

@@ -17,7 +17,7 @@ from .engine import Game
 from .record import RecordError, load_record, parse_record
 from .seats import SEAT_LETTERS, SIDE_NAMES
 
-__all__ = ["add_arguments", "run", "summary", "score_table"]
+__all__ = ["add_arguments", "run", "summary", "summary_json", "score_table"]
 
 #: Exit status for a record that cannot be read or breaks a rule.
 BAD_RECORD = 2
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as e:  # never a traceback: a bug still gets one honest line
         return _refuse(f"internal error while replaying: {type(e).__name__}: {e}")
     if args.json:
-        print(json.dumps(summary(game), indent=2))
+        print(summary_json(game))
     else:
         print(score_table(game))
     return 0
@@ -70,26 +70,80 @@ def _sides(pair: tuple[int, int] | list[int]) -> dict[str, int]:
     return {"NS": pair[0], "EW": pair[1]}
 
 
-def summary(game: Game) -> dict[str, Any]:
-    """The scores of a replayed match, exactly as ``varaq replay --json`` prints them."""
-    hands = []
-    totals = list(game.start_totals)
+def _hand_figures(game: Game) -> list[tuple[int, ...]]:
+    """Each finished hand's figures in the order the JSON gives them: tricks N E S W, then
+    score, bags and running total, each NS EW."""
+    rows: list[tuple[int, ...]] = []
+    ns, ew = game.start_totals
     for log in game.log:
-        result = log.result
-        totals = [totals[0] + result.score[0], totals[1] + result.score[1]]
-        hands.append({
-            "tricks": {SEAT_LETTERS[s]: result.tricks[s] for s in range(4)},
-            "score": _sides(result.score),
-            "bags": _sides(result.bags),
-            "total": _sides(totals),
-        })
+        r = log.result
+        ns += r.score[0]
+        ew += r.score[1]
+        rows.append((*r.tricks, *r.score, *r.bags, ns, ew))
+    return rows
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The scores of a replayed match, as ``varaq replay --json`` prints them."""
+    hands = [
+        {
+            "tricks": {"N": row[0], "E": row[1], "S": row[2], "W": row[3]},
+            "score": {"NS": row[4], "EW": row[5]},
+            "bags": {"NS": row[6], "EW": row[7]},
+            "total": {"NS": row[8], "EW": row[9]},
+        }
+        for row in _hand_figures(game)
+    ]
+    return {"hands": hands, **_match_state(game)}
+
+
+def _match_state(game: Game) -> dict[str, Any]:
+    """The summary's keys after ``hands``: where the match stands."""
     return {
-        "hands": hands,
         "total": _sides(game.totals),
         "bags": _sides(game.bags),
         "winner": None if game.winner is None else SIDE_NAMES[game.winner],
         "complete": game.is_over,
     }
+
+
+#: One hand of the summary exactly as ``json.dumps(..., indent=2)`` lays it out in the list.
+_HAND_JSON = """\
+    {
+      "tricks": {
+        "N": %d,
+        "E": %d,
+        "S": %d,
+        "W": %d
+      },
+      "score": {
+        "NS": %d,
+        "EW": %d
+      },
+      "bags": {
+        "NS": %d,
+        "EW": %d
+      },
+      "total": {
+        "NS": %d,
+        "EW": %d
+      }
+    }"""
+
+
+def summary_json(game: Game) -> str:
+    """``json.dumps(summary(game), indent=2)``, the same text, written faster.
+
+    With ``indent`` the standard library encodes in Python, not C: 0.17 s for a 10,000-hand
+    match, a tenth of the whole replay.  Every hand has the same shape, so each is one ``%``
+    formatting of a fixed layout.
+    """
+    rows = _hand_figures(game)
+    text = json.dumps({"hands": [], **_match_state(game)}, indent=2)
+    if not rows:
+        return text
+    hands = ",\n".join([_HAND_JSON % row for row in rows])
+    return text.replace('"hands": []', f'"hands": [\n{hands}\n  ]', 1)
 
 
 def _bid_word(bid: int, blind: bool) -> str:

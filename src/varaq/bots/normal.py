@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 
-from ..actions import BID, BLIND_NIL, LOOK
+from ..actions import BID
 from ..cards import (
     RANK_OF,
     SPADE_MASK,
@@ -40,6 +40,7 @@ from ..cards import (
 from ..view import View
 from . import Decision
 from .bidding import estimate_tricks, nil_danger, suit_lengths, top_trump
+from .blind import BLIND_POLICIES, choose_blind
 from .knowledge import (
     ABOVE,
     NON_SPADE_SUITS,
@@ -60,13 +61,23 @@ NIL_DANGER_MAX = 0.75
 
 
 class NormalBot:
-    """The Normal computer player (see the module docstring)."""
+    """The Normal computer player (see the module docstring).
+
+    ``blind_nil``: how it chooses blind nil, ``"estimate"`` (weigh the odds against the match
+    score, see :mod:`varaq.bots.blind`), or ``"never"`` and ``"always"``, which exist to
+    measure the estimate against.
+    """
 
     name = "normal"
 
-    def __init__(self, **options: object) -> None:
+    def __init__(self, blind_nil: str = "estimate", **options: object) -> None:
         if options:
-            raise ValueError(f"the normal bot takes no options, not {', '.join(options)}")
+            raise ValueError(f"the normal bot takes no options but blind_nil, not "
+                             f"{', '.join(options)}")
+        if blind_nil not in BLIND_POLICIES:
+            raise ValueError(f"blind_nil must be one of {', '.join(BLIND_POLICIES)}, "
+                             f"not {blind_nil!r}")
+        self.blind_nil = blind_nil
 
     def decide(self, view: View, rng: random.Random) -> Decision:
         if not view.legal:
@@ -79,32 +90,11 @@ class NormalBot:
         if phase == "exchange":
             return choose_pass(view)
         if phase == "blind":
-            return choose_blind(view)
+            return choose_blind(view, self.blind_nil)
         raise ValueError(f"nothing to decide in the {phase} phase")
 
     def act(self, view: View, rng: random.Random) -> int:
         return self.decide(view, rng).action
-
-
-# -- blind nil --------------------------------------------------------------------------------
-
-
-def choose_blind(view: View) -> Decision:
-    """Blind nil as a comeback: far behind, or the opponents close to winning.
-
-    With an exchange of two or more cards a blind nil succeeds about four times in five in
-    self-play (the partner passes low cards, the nil passes its dangers back), which is worth
-    far more than an ordinary bid, so Normal takes it whenever the table allows it at all.
-    """
-    side = view.seat & 1
-    ours, theirs = view.totals[side], view.totals[1 - side]
-    trail = theirs - ours
-    r = view.rules
-    eligible = trail >= r.blind_nil_trail
-    desperate = trail >= 200 or (eligible and theirs >= r.target - 120)
-    if BLIND_NIL in view.legal and (desperate or (eligible and r.exchange >= 2)):
-        return Decision(BLIND_NIL, f"Blind nil: we trail by {trail} and need a big swing")
-    return Decision(LOOK, f"Look at the cards: trailing by {trail} is not worth a blind nil")
 
 
 # -- bidding ----------------------------------------------------------------------------------

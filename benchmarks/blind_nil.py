@@ -1,0 +1,202 @@
+"""Blind nil: the odds the computer players decide by, and what deciding by them is worth;
+prints ONE JSON document.
+
+    python benchmarks/blind_nil.py [--matches 1000] [--rules classic] [--also-always] [--jobs 2]
+    python benchmarks/blind_nil.py --spots [--deals 1000] [--rules JSON]
+    python benchmarks/blind_nil.py --table [--deals 2000] [--jobs 2]
+
+Issue 7: Normal and Hard bid blind nil whenever the table allowed it.  Now they bid it when
+their estimate (``varaq.bots.blind``) says it pays at the score.  This script measures:
+
+- by default, **the decision in matches**: Normal deciding by the estimate (side a) against
+  Normal that never bids blind nil (side b), in whole matches (classic, or ``--rules``) played
+  in duplicate (the same deals both ways), so the difference is the blind nil decisions and
+  what follows from them.  With ``--also-always``, a second arena puts blind nil whenever
+  allowed against the same never-blind player.  Reported per side: blind nils bid and made
+  (with a Wilson interval on the made rate), points per match and per hand, match wins; and
+  the paired difference a - b in points per match and per hand with 95% intervals.
+- with ``--spots``, **the model against play**: from a few scores, North chooses blind nil
+  or looks at the first deal and Normal plays the match out (never bidding blind nil again),
+  ``--deals`` seeded times each way; the share of matches won both ways beside what
+  ``match_chances`` predicted;
+- with ``--table``, **the odds**: ``varaq.bots.blind.measure_odds`` for every exchange size
+  (0-4) with and without jokers, the figures ``ODDS`` in ``src/varaq/bots/blind.py`` holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))  # the working tree's varaq, not an installed one
+
+from engine import machine  # noqa: E402  (benchmarks/engine.py: cores, CPU, load, commit)
+from varaq import Game  # noqa: E402
+from varaq.actions import BLIND_NIL, LOOK  # noqa: E402
+from varaq.arena import ArenaConfig, ArenaResult, run_arena  # noqa: E402
+from varaq.bots.blind import match_chances, measure_odds, odds_for  # noqa: E402
+from varaq.bots.normal import NormalBot  # noqa: E402
+from varaq.engine import BLIND, DEAL, OVER  # noqa: E402
+from varaq.rules import Rules  # noqa: E402
+from varaq.stats import mean_ci95, wilson_ci95  # noqa: E402
+
+
+def _measure(job: tuple[int, bool, int, int]) -> dict[str, Any]:
+    exchange, jokers, deals, seed = job
+    rules = Rules.named("classic").with_options(exchange=exchange, jokers=jokers)
+    started = time.perf_counter()
+    odds = measure_odds(rules, deals, seed)
+    print(f"exchange {exchange}, jokers {jokers}: {time.perf_counter() - started:.0f} s",
+          file=sys.stderr)
+    return {"exchange": exchange, "jokers": jokers, **asdict(odds)}
+
+
+def table(deals: int, seed: int, jobs: int) -> dict[str, Any]:
+    keys = [(ex, jokers, deals, seed) for jokers in (False, True) for ex in range(5)]
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        rows = pool.map(_measure, keys, chunksize=1)
+    return {"benchmark": "blind_nil_odds", "deals": deals, "seed": seed, "odds": rows}
+
+
+#: The scores ``--spots`` starts from: (North-South, East-West), North-South behind.
+SPOTS = ((0, 120), (0, 300), (150, 375), (200, 400), (250, 450), (300, 450), (0, 450))
+
+
+def _spot(job: tuple[Rules, int, int, int, int]) -> dict[str, Any]:
+    rules, ours, theirs, deals, seed = job
+    never = NormalBot(blind_nil="never")
+    rng = random.Random(seed)  # Normal never draws from it
+    won = {}
+    for first in (BLIND_NIL, LOOK):
+        wins = 0
+        for i in range(deals):
+            game = Game(rules, seed=f"{seed}:spot:{i}", totals=(ours, theirs), dealer=3)
+            chosen = False
+            while game.phase != OVER and game.hand_no < 100:
+                if game.phase == DEAL:
+                    game.deal()
+                elif game.phase == BLIND and not chosen and game.turn == 0:
+                    game.apply(first)
+                    chosen = True
+                else:
+                    game.apply(never.act(game.view(game.turn), rng))
+            wins += game.winner == 0
+        won[first] = wins
+    look, blind = match_chances(odds_for(rules), rules, ours, theirs)
+    row: dict[str, Any] = {"ours": ours, "theirs": theirs, "deals": deals}
+    for name, first, model in (("blind", BLIND_NIL, blind), ("look", LOOK, look)):
+        low, high = wilson_ci95(won[first], deals)
+        row[name] = {"model": round(model, 3), "played": round(won[first] / deals, 3),
+                     "played_ci95": [round(low, 3), round(high, 3)]}
+    return row
+
+
+def spots(rules: Rules, deals: int, seed: int, jobs: int) -> dict[str, Any]:
+    jobs_list = [(rules, ours, theirs, deals, seed) for ours, theirs in SPOTS]
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        rows = pool.map(_spot, jobs_list, chunksize=1)
+    return {"benchmark": "blind_nil_spots", "rules": rules.to_spec(), "seed": seed,
+            "spots": rows}
+
+
+def _side(result: ArenaResult, which: str) -> dict[str, Any]:
+    t = result.tally(which)
+    matches = 2 * len(result.pairs)
+    low, high = wilson_ci95(t.blind_nil_made, t.blind_nil_bid)
+    return {
+        "blind_nil_bid": t.blind_nil_bid,
+        "blind_nil_made": t.blind_nil_made,
+        "blind_nil_made_rate": round(t.blind_nil_made / t.blind_nil_bid, 4)
+        if t.blind_nil_bid else None,
+        "blind_nil_made_rate_ci95": [round(low, 4), round(high, 4)],
+        "blind_nil_points": t.blind_nil_points,
+        "points": t.points,
+        "points_per_match": round(t.points / matches, 1),
+        "points_per_hand": round(t.points / max(1, t.hands), 2),
+        "match_wins": t.match_wins,
+        "hands": t.hands,
+    }
+
+
+def duel(
+    a_policy: str, rules: Rules, matches: int, seed: int, jobs: int, minutes: float | None
+) -> dict[str, Any]:
+    """``a_policy`` against never-blind Normal over ``matches`` duplicate matches."""
+    config = ArenaConfig(
+        a="normal", b="normal", rules=rules, seed=seed, matches=matches,
+        a_options=(("blind_nil", a_policy),), b_options=(("blind_nil", "never"),),
+    )
+    result = run_arena(config, jobs=jobs, progress=sys.stderr.isatty(), minutes=minutes)
+    # Per pair: a's points minus b's over the pair's two tables, halved: points per match.
+    per_match = [(p.a.points - p.b.points) / 2 for p in result.pairs]
+    d_match = mean_ci95(per_match)
+    d_hand = mean_ci95(result.differences)
+    a_wins, b_wins = result.tally("a").match_wins, result.tally("b").match_wins
+    low, high = wilson_ci95(a_wins, a_wins + b_wins)
+    return {
+        "a": f"normal, blind nil: {a_policy}",
+        "b": "normal, blind nil: never",
+        "matches": 2 * len(result.pairs),
+        "pairs": len(result.pairs),
+        "unfinished": sum(p.unfinished for p in result.pairs),
+        "side_a": _side(result, "a"),
+        "side_b": _side(result, "b"),
+        "difference_points_per_match": {
+            "mean": round(d_match.mean, 1),
+            "ci95": [round(d_match.low, 1), round(d_match.high, 1)],
+        },
+        "difference_points_per_hand": {
+            "mean": round(d_hand.mean, 2),
+            "ci95": [round(d_hand.low, 2), round(d_hand.high, 2)],
+        },
+        "a_win_rate": round(a_wins / (a_wins + b_wins), 4) if a_wins + b_wins else None,
+        "a_win_rate_ci95": [round(low, 4), round(high, 4)],
+        "seconds": round(result.seconds, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--table", action="store_true", help="measure the odds table instead")
+    p.add_argument("--spots", action="store_true",
+                   help="compare the model's win chances with matches played out instead")
+    p.add_argument("--deals", type=int, default=2000,
+                   help="deals per table entry or per spot and choice (2000)")
+    p.add_argument("--matches", type=int, default=1000,
+                   help="duplicate pairs of classic matches (1000)")
+    p.add_argument("--rules", default="classic", metavar="PRESET|JSON",
+                   help='the table, e.g. \'{"preset": "classic", "exchange": 0}\' (classic)')
+    p.add_argument("--also-always", action="store_true",
+                   help="also measure the old rule (blind nil whenever allowed)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--minutes", type=float, default=None,
+                   help="time box for each arena: the matches finished by then")
+    args = p.parse_args(argv)
+    spec = json.loads(args.rules) if args.rules.lstrip().startswith("{") else args.rules
+    rules = Rules.from_spec(spec)
+    if args.table:
+        out = table(args.deals, args.seed, args.jobs)
+    elif args.spots:
+        out = spots(rules, args.deals, args.seed, args.jobs)
+    else:
+        out = {"benchmark": "blind_nil", "rules": rules.to_spec(), "seed": args.seed}
+        policies = ("estimate", "always") if args.also_always else ("estimate",)
+        for policy in policies:
+            out[f"{policy}_vs_never"] = duel(policy, rules, args.matches, args.seed, args.jobs,
+                                             args.minutes)
+    out["machine"] = machine()
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+"""Blind nil: whether to bid it, decided without seeing a card.
+
+The view withholds a seat's cards until it has chosen blind nil or looked, so the choice can
+rest only on what the seat knows: the rules (how many cards the exchange passes, the jokers,
+what a blind nil is worth), the score and the target.  Two pieces make the decision:
+
+- **The odds** (:class:`BlindNilOdds`): how a blind nil goes at a table with these rules,
+  measured once by :func:`measure_odds`, a seeded simulation with the Normal player at all
+  four seats.  Each deal is played twice from the same cards: once with a blind nil, once
+  looking and bidding as usual.  The table :data:`ODDS` holds the results for every exchange
+  size, with and without jokers (``python benchmarks/blind_nil.py --table`` measures it again).
+- **The match value** (:func:`match_chances`): the chance of winning the match from a points
+  margin with some hands still to play, each hand moving the margin by a normally spread
+  amount.  A blind nil worth points on average (:func:`points_gain`) is bid unless it lowers
+  that chance; one that costs points only when it raises the chance by :data:`MIN_GAIN` or
+  more, which happens far behind with the opponents near the target.
+
+>>> odds = odds_for(Rules.named("classic"))
+>>> 0.7 < odds.made < 0.9
+True
+>>> look, blind = match_chances(odds, Rules.named("classic"), ours=100, theirs=400)
+>>> blind > look
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist, fmean, pstdev
+
+from ..actions import BLIND_NIL, LOOK
+from ..rules import Rules
+from ..view import View
+from . import Decision
+
+__all__ = [
+    "BlindNilOdds", "ODDS", "odds_for", "measure_odds", "match_chances", "points_gain",
+    "choose_blind", "BLIND_POLICIES", "MIN_GAIN",
+]
+
+#: How a player may decide blind nil: by the estimate (the default), never, or whenever the
+#: table allows it (what Normal did at a classic table before the estimate).  The last two
+#: are for measuring the first.
+BLIND_POLICIES = ("estimate", "never", "always")
+
+_PHI = NormalDist().cdf
+
+
+@dataclass(frozen=True, slots=True)
+class BlindNilOdds:
+    """How a blind nil goes at one kind of table, in points of a side's hand margin (its
+    points minus the opponents' points in that hand)."""
+
+    #: Share of blind nils made.
+    made: float
+    #: Mean hand margin besides the blind nil's own points, when it is made and when it fails
+    #: (the partner's contract, the opponents' hand; failing also gives the partner tricks).
+    rest_made: float
+    rest_failed: float
+    #: Spread (standard deviation) of the hand margin around those means.
+    spread: float
+    #: Mean and spread of the hand margin when the seat looks and bids as usual instead.
+    look_margin: float
+    look_spread: float
+    #: Points a side scores in an ordinary hand: how fast a match moves to its target.
+    pace: float
+    #: How many deals the figures rest on.
+    deals: int
+
+
+#: ``(exchange, jokers)`` -> the odds :func:`measure_odds` measured with 4000 deals, seed 1,
+#: classic rules otherwise (``python benchmarks/blind_nil.py --table --deals 4000``).  Fields:
+#: made, rest_made, rest_failed, spread, look_margin, look_spread, pace, deals.
+ODDS: dict[tuple[int, bool], BlindNilOdds] = {
+    (0, False): BlindNilOdds(0.254, -45.7, -32.1, 78.8, -4.2, 103.4, 56.1, 4000),
+    (1, False): BlindNilOdds(0.5725, -32.5, -23.3, 76.8, -4.2, 103.4, 56.1, 4000),
+    (2, False): BlindNilOdds(0.779, -25.0, -20.3, 78.0, -4.2, 103.4, 56.1, 4000),
+    (3, False): BlindNilOdds(0.9055, -18.4, -18.9, 79.4, -4.2, 103.4, 56.1, 4000),
+    (4, False): BlindNilOdds(0.96, -12.4, -11.5, 80.5, -4.2, 103.4, 56.1, 4000),
+    (0, True): BlindNilOdds(0.247, -40.8, -29.6, 72.1, -0.5, 91.3, 55.7, 4000),
+    (1, True): BlindNilOdds(0.5625, -27.0, -19.5, 71.1, -0.5, 91.3, 55.7, 4000),
+    (2, True): BlindNilOdds(0.7843, -17.4, -9.4, 73.8, -0.5, 91.3, 55.7, 4000),
+    (3, True): BlindNilOdds(0.9022, -8.0, 3.1, 76.1, -0.5, 91.3, 55.7, 4000),
+    (4, True): BlindNilOdds(0.9708, 0.6, 13.8, 78.1, -0.5, 91.3, 55.7, 4000),
+}
+
+
+def odds_for(rules: Rules) -> BlindNilOdds:
+    """The measured odds nearest to ``rules``: by exchange size and deck."""
+    key = (min(max(rules.exchange, 0), 4), rules.jokers)
+    return ODDS[key]
+
+
+def measure_odds(rules: Rules, deals: int, seed: int | str = 1) -> BlindNilOdds:
+    """Play ``deals`` seeded deals twice each with Normal at every seat, once with North bidding
+    blind nil and once with North looking, and sum up what the blind nil did.
+
+    North's side trails by the table's threshold (at least 150), so the blind nil is open and
+    the bids around it are made at a score where it would be.  Slow (a few milliseconds per
+    deal); :data:`ODDS` keeps its results.
+    """
+    from ..engine import BIDDING, BLIND, EXCHANGE, PLAY, Game
+    from .normal import choose_bid, choose_pass, choose_play
+
+    trail = max(150, rules.blind_nil_trail)
+    value = rules.blind_nil_value
+    made_rest: list[float] = []
+    failed_rest: list[float] = []
+    look: list[float] = []
+    pace: list[float] = []
+    for i in range(deals):
+        for first in (BLIND_NIL, LOOK):
+            game = Game(rules, seed=f"{seed}:{i}", totals=(0, trail), dealer=3)
+            game.deal()
+            while game.phase in (BLIND, BIDDING, EXCHANGE, PLAY):
+                if game.phase == BLIND:  # North first; anyone asked after it looks
+                    game.apply(first if game.turn == 0 else LOOK)
+                    continue
+                view = game.view(game.turn)
+                if game.phase == BIDDING:
+                    game.apply(choose_bid(view).action)
+                elif game.phase == EXCHANGE:
+                    game.apply(choose_pass(view).action)
+                else:
+                    game.apply(choose_play(view).action)
+            result = game.log[-1].result
+            margin = result.score[0] - result.score[1]
+            if first == LOOK:
+                look.append(margin)
+                pace.append((result.score[0] + result.score[1]) / 2)
+            elif result.nil_made[0]:
+                made_rest.append(margin - value)
+            else:
+                failed_rest.append(margin + value)
+    made = len(made_rest) / deals
+    rest_made = fmean(made_rest) if made_rest else 0.0
+    rest_failed = fmean(failed_rest) if failed_rest else 0.0
+    deviations = [x - rest_made for x in made_rest] + [x - rest_failed for x in failed_rest]
+    return BlindNilOdds(
+        made=round(made, 4),
+        rest_made=round(rest_made, 1),
+        rest_failed=round(rest_failed, 1),
+        spread=round(math.sqrt(fmean([d * d for d in deviations])), 1),
+        look_margin=round(fmean(look), 1),
+        look_spread=round(pstdev(look), 1),
+        pace=round(fmean(pace), 1),
+        deals=deals,
+    )
+
+
+def match_chances(odds: BlindNilOdds, rules: Rules, ours: int, theirs: int) -> tuple[float, float]:
+    """About how often a side at ``ours`` to ``theirs`` wins the match if it looks, and if it
+    bids blind nil, on a simple model of the rest of the match.
+
+    The match lasts about ``(target - leader's total) / pace`` more hands, this one included.
+    Each later hand moves the margin by a normally spread amount with mean 0 (the two sides
+    are taken to be equally strong), so a margin ``d`` with ``h`` such hands to go wins with
+    chance ``Φ(d / (σ √h))``.  This hand adds the look figures of the odds if the seat looks,
+    and if it bids blind nil, one of two outcomes: ``± blind_nil_value`` plus the rest of the
+    hand.  The mercy rule and bags are left out: they rarely turn this choice.
+    """
+    margin = ours - theirs
+    hands = max(1.0, (rules.target - max(ours, theirs)) / max(odds.pace, 1.0))
+    later = (hands - 1) * odds.look_spread**2  # the variance the hands after this one add
+    look = _PHI((margin + odds.look_margin) / math.sqrt(odds.look_spread**2 + later))
+    spread = math.sqrt(odds.spread**2 + later)
+    value = rules.blind_nil_value
+    made = _PHI((margin + value + odds.rest_made) / spread)
+    failed = _PHI((margin - value + odds.rest_failed) / spread)
+    return look, odds.made * made + (1 - odds.made) * failed
+
+
+def points_gain(odds: BlindNilOdds, rules: Rules) -> float:
+    """How many points of hand margin a blind nil adds, on average, to looking."""
+    value = rules.blind_nil_value
+    blind = odds.made * (value + odds.rest_made) + (1 - odds.made) * (odds.rest_failed - value)
+    return blind - odds.look_margin
+
+
+#: The least gain in the chance of winning the match that a blind nil costing points must buy.
+MIN_GAIN = 0.02
+
+
+def choose_blind(view: View, policy: str = "estimate") -> Decision:
+    """Blind nil or look, for the seat whose choice it is (its cards are not in the view).
+
+    ``policy`` ``"estimate"`` weighs the odds against the match (see the module docstring);
+    ``"never"`` and ``"always"`` are there to measure the estimate against.
+    """
+    side = view.seat & 1
+    ours, theirs = view.totals[side], view.totals[1 - side]
+    trail = theirs - ours
+    if BLIND_NIL not in view.legal or policy == "never":
+        why = "I do not bid blind nil" if policy == "never" else "blind nil is not open"
+        return Decision(LOOK, f"Look at the cards: {why}")
+    if policy == "always":
+        return Decision(BLIND_NIL, f"Blind nil: we trail by {trail}, and I always take it")
+    odds = odds_for(view.rules)
+    look, blind = match_chances(odds, view.rules, ours, theirs)
+    rate = f"about {odds.made:.0%} of blind nils make it at this table"
+    # Points first: a blind nil worth points on average is bid unless it lowers the chance
+    # of winning.  One that costs points must buy a clear gain in that chance: the model is
+    # rough, and far behind every choice shows a tiny gain while the points lost are real.
+    gain = blind - look
+    if (gain >= 0 and points_gain(odds, view.rules) > 0) or gain >= MIN_GAIN:
+        need = "need a swing" if gain >= MIN_GAIN else "the points are worth it"
+        return Decision(
+            BLIND_NIL,
+            f"Blind nil: we trail by {trail} and {need}; {rate} "
+            f"(win chance about {blind:.0%} blind, {look:.0%} looking)",
+        )
+    return Decision(
+        LOOK,
+        f"Look at the cards: {rate}, too few at {trail} behind "
+        f"(win chance about {look:.0%} looking, {blind:.0%} blind)",
+    )

@@ -1,0 +1,115 @@
+"""Blind nil decided by an estimate from what the seat may know: the rules and the score."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from varaq import BLIND_NIL, LOOK, Game, Rules
+from varaq.bots import make_bot
+from varaq.bots.blind import (
+    MIN_GAIN,
+    ODDS,
+    choose_blind,
+    match_chances,
+    measure_odds,
+    odds_for,
+    points_gain,
+)
+from varaq.view import View
+
+CLASSIC = Rules.named("classic")
+NO_EXCHANGE = CLASSIC.with_options(exchange=0)
+
+
+def blind_view(rules: Rules, ours: int, theirs: int, seed: int = 1) -> View:
+    """North's view when it must choose blind nil or look, North-South at ``ours``."""
+    game = Game(rules, seed=seed, totals=(ours, theirs), dealer=3)
+    game.deal()
+    assert game.phase_name == "blind" and game.turn == 0
+    return game.view(0)
+
+
+def decide(rules: Rules, ours: int, theirs: int, name: str = "normal") -> int:
+    view = blind_view(rules, ours, theirs)
+    return make_bot(name).decide(view, random.Random(0)).action
+
+
+def test_the_choice_is_made_without_cards_and_does_not_depend_on_them() -> None:
+    for ours, theirs in ((0, 100), (0, 120), (100, 400), (150, 480)):
+        views = [blind_view(NO_EXCHANGE, ours, theirs, seed) for seed in range(6)]
+        assert all(v.cards_hidden and v.hand == 0 for v in views)
+        choices = {choose_blind(v) for v in views}
+        assert len(choices) == 1, (ours, theirs)
+
+
+def test_with_the_classic_exchange_a_blind_nil_pays_even_a_hundred_behind() -> None:
+    decision = choose_blind(blind_view(CLASSIC, 0, 100))
+    assert decision.action == BLIND_NIL
+    assert decision.reason.startswith("Blind nil: we trail by 100")
+    assert f"about {odds_for(CLASSIC).made:.0%} of blind nils make it" in decision.reason
+
+
+def test_without_an_exchange_it_waits_until_behind_with_the_opponents_near_home() -> None:
+    early = choose_blind(blind_view(NO_EXCHANGE, 0, 120))
+    assert early.action == LOOK
+    assert early.reason.startswith("Look at the cards: about ")
+    assert "too few at 120 behind" in early.reason
+    for ours in (-300, -100, 0, 100):  # 250 or more behind, but the target is far
+        assert decide(NO_EXCHANGE, ours, 250) == LOOK
+    for ours in (200, 250, 300):  # the opponents are one hand from the target
+        decision = choose_blind(blind_view(NO_EXCHANGE, ours, 450))
+        assert decision.action == BLIND_NIL
+        assert "need a swing" in decision.reason
+    # So far behind that the match is lost either way: a blind nil would only cost points.
+    assert decide(NO_EXCHANGE, 0, 450) == LOOK
+
+
+def test_a_blind_nil_that_costs_points_must_buy_a_clear_gain() -> None:
+    odds = odds_for(NO_EXCHANGE)
+    assert points_gain(odds, NO_EXCHANGE) < 0 < points_gain(odds_for(CLASSIC), CLASSIC)
+    look, blind = match_chances(odds, NO_EXCHANGE, ours=0, theirs=450)
+    assert 0 < blind - look < MIN_GAIN
+    look, blind = match_chances(odds, NO_EXCHANGE, ours=-200, theirs=200)
+    assert blind < look
+
+
+def test_a_higher_blind_nil_value_makes_it_worth_more() -> None:
+    odds = odds_for(CLASSIC)
+    low = match_chances(odds, CLASSIC.with_options(blind_nil_value=100), 100, 250)
+    high = match_chances(odds, CLASSIC.with_options(blind_nil_value=300), 100, 250)
+    assert low[0] == high[0] and high[1] > low[1]
+
+
+def test_hard_decides_blind_nil_like_normal() -> None:
+    for rules, ours, theirs in ((CLASSIC, 0, 100), (NO_EXCHANGE, 0, 120), (NO_EXCHANGE, 0, 300)):
+        assert decide(rules, ours, theirs, "hard") == decide(rules, ours, theirs, "normal")
+
+
+def test_the_never_and_always_options_are_for_measuring_the_estimate() -> None:
+    view = blind_view(CLASSIC, 0, 100)
+    never = make_bot("normal", blind_nil="never").decide(view, random.Random(0))
+    assert never.action == LOOK and "I do not bid blind nil" in never.reason
+    view = blind_view(NO_EXCHANGE, 0, 120)
+    always = make_bot("normal", blind_nil="always").decide(view, random.Random(0))
+    assert always.action == BLIND_NIL
+    with pytest.raises(ValueError, match="blind_nil must be one of estimate, never, always"):
+        make_bot("normal", blind_nil="sometimes")
+
+
+def test_the_odds_cover_every_exchange_and_deck_and_rise_with_the_exchange() -> None:
+    assert set(ODDS) == {(ex, jokers) for ex in range(5) for jokers in (False, True)}
+    for jokers in (False, True):
+        rates = [ODDS[ex, jokers].made for ex in range(5)]
+        assert rates == sorted(rates), jokers
+        assert rates[0] < 0.5 < rates[2]
+
+
+def test_the_table_agrees_with_a_fresh_measurement() -> None:
+    """A small new sample (other seeds than the table's) lands near the stored rate: the table
+    is what ``measure_odds`` measures, for the key it is stored under."""
+    fresh = measure_odds(CLASSIC, deals=80, seed="check")
+    stored = odds_for(CLASSIC)
+    assert abs(fresh.made - stored.made) < 0.15
+    assert abs(fresh.pace - stored.pace) < 20
