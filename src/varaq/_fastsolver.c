@@ -1,0 +1,1094 @@
+/*
+ * varaq._fastsolver: the compiled core of the double-dummy solver (see varaq/solver.py).
+ *
+ * The Python solver stays the reference: this file searches the same game faster, and the tests
+ * hold the two (and the bridge solver DDS) to the same answers.  The Python side owns the rules
+ * at the root (the 2C opening lead, the choice of cards to list); this core owns the search.
+ *
+ * A position is four hands of four suits; each suit is a mask of rank bits, higher bit =
+ * stronger card.  Clubs, diamonds and hearts use bits 0-12 (two to ace).  Spades, always trumps,
+ * use bits 0-12 in the classic deck and bits 0-14 in the Big Joker Little Joker deck, where the
+ * trump order is 3S..AS, 2S, LJ, BJ.
+ *
+ * How the search is fast (the ideas of Bo Haglund's DDS, written anew for Spades):
+ *
+ * - Null-window search: "can the maximising side take at least `need` of the remaining
+ *   tricks?".  A yes or no prunes far more than a window of values; the exact count is a few
+ *   such questions.
+ * - Quick tricks and sure trumps at the start of each trick bound the answer before any card is
+ *   tried.
+ * - A transposition table keyed on the suit lengths of each hand, the leader and whether spades
+ *   are broken.  Each entry keeps bounds together with the owners of only those top cards of
+ *   each suit that decided the result (the "relevant" ranks): small cards whose order never
+ *   mattered are left out, so one entry answers for many positions (partition search).
+ * - Equivalent cards: a run of one hand's cards with no other remaining card between them is
+ *   searched once, and so is every card lower than a rank the result turned out not to depend
+ *   on.
+ * - Move ordering by the position in the trick (cash winners, lead to partner's winner, second
+ *   hand low, win cheaply, keep low when partner wins) and the card that last cut off at the
+ *   same depth.
+ *
+ * The relevant ranks are what keep the table exact.  They are the ranks at or above which the
+ * owner of each card must stay the same for the result to hold: the winner of every trick in
+ * which it beat a card of its own suit, the top cards a bound counted, and the lowest card of a
+ * run of equivalent cards whose top card is relevant (a run must not straddle the line).
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRUMP 3
+#define NOSUIT 4
+#define MAX_MOVES 16
+#define ABOVE_ALL 0x8000u /* a rank bit above every card: "no rank of this suit matters" */
+#define MAX_ENTRIES_DEFAULT (1u << 22)
+#define HINT_BONUS 30
+
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+static inline int popcount16(u16 m) { return __builtin_popcount((unsigned)m); }
+static inline u16 lowbit(u16 m) { return (u16)(m & (u16)(-(int)m)); }
+static inline u16 highbit(u16 m) { return m ? (u16)(1u << (31 - __builtin_clz((unsigned)m))) : 0; }
+/* Every rank bit at or above `bit` (bit is one set bit). */
+static inline u16 at_or_above(u16 bit) { return (u16)~(bit - 1u); }
+static inline u16 above(u16 bit) { return (u16)~((bit << 1) - 1u); }
+
+typedef struct {
+    u32 own[4];  /* owners of the top k cards of each suit, 2 bits a card, top card lowest */
+    u32 mask[4]; /* the bits of own[] that count: 2k bits */
+    int8_t lower, upper;
+    int8_t best_suit; /* the lead that settled it, or -1 */
+    u16 best_bit;
+    int32_t next;
+} Entry;
+
+typedef struct {
+    u64 lengths; /* 16 nibbles: the length of each suit in each hand */
+    u32 extra;   /* leader | broken << 2 | 1 << 3 (slot in use) */
+    int32_t head;
+} Bucket;
+
+typedef struct {
+    int8_t suit;
+    u16 bit; /* the card searched: the lowest of its run */
+    u16 top; /* the highest card of its run */
+    int weight;
+} Move;
+
+typedef struct {
+    PyObject_HEAD
+    int side;
+    int counted[4];
+    int by_side;
+    int jokers;
+    long long nodes;
+    long long node_limit; /* 0: none */
+    int aborted;
+    /* the position being searched */
+    u16 hand[4][4]; /* [seat][suit] */
+    u16 rem[4];     /* cards still in the hands, per suit */
+    int leader, broken, ntrick;
+    int tsuit[4];
+    u16 tbit[4];
+    int at_root;
+    int root_suit;
+    u16 root_bit;
+    /* the table */
+    Bucket *buckets;
+    u32 nbuckets, nused;
+    Entry *entries;
+    u32 nentries, cap, max_entries;
+} Core;
+
+/* -- the table ------------------------------------------------------------------------------ */
+
+static int tt_init(Core *c, u32 nbuckets) {
+    c->buckets = (Bucket *)calloc(nbuckets, sizeof(Bucket));
+    if (!c->buckets) return -1;
+    c->nbuckets = nbuckets;
+    c->nused = 0;
+    if (!c->entries) {
+        c->cap = 1u << 14;
+        c->entries = (Entry *)malloc(sizeof(Entry) * c->cap);
+        if (!c->entries) return -1;
+    }
+    c->nentries = 0;
+    return 0;
+}
+
+static void tt_clear(Core *c) {
+    memset(c->buckets, 0, sizeof(Bucket) * c->nbuckets);
+    c->nused = 0;
+    c->nentries = 0;
+}
+
+static inline u32 tt_hash(u64 lengths, u32 extra, u32 nbuckets) {
+    u64 h = (lengths ^ ((u64)extra << 61) ^ ((u64)extra * 0x9E3779B1u)) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    return (u32)(h >> 17) & (nbuckets - 1);
+}
+
+static Bucket *tt_find(Core *c, u64 lengths, u32 extra) {
+    u32 i = tt_hash(lengths, extra, c->nbuckets);
+    for (;;) {
+        Bucket *b = &c->buckets[i];
+        if (!b->extra) return NULL;
+        if (b->lengths == lengths && b->extra == extra) return b;
+        i = (i + 1) & (c->nbuckets - 1);
+    }
+}
+
+static int tt_grow(Core *c) {
+    u32 n = c->nbuckets * 2;
+    Bucket *nb = (Bucket *)calloc(n, sizeof(Bucket));
+    if (!nb) return -1;
+    for (u32 i = 0; i < c->nbuckets; i++) {
+        Bucket *b = &c->buckets[i];
+        if (!b->extra) continue;
+        u32 j = tt_hash(b->lengths, b->extra, n);
+        while (nb[j].extra) j = (j + 1) & (n - 1);
+        nb[j] = *b;
+    }
+    free(c->buckets);
+    c->buckets = nb;
+    c->nbuckets = n;
+    return 0;
+}
+
+static Bucket *tt_slot(Core *c, u64 lengths, u32 extra) {
+    if ((c->nused + 1) * 2 > c->nbuckets && tt_grow(c) < 0) return NULL;
+    u32 i = tt_hash(lengths, extra, c->nbuckets);
+    for (;;) {
+        Bucket *b = &c->buckets[i];
+        if (!b->extra) {
+            b->lengths = lengths;
+            b->extra = extra;
+            b->head = -1;
+            c->nused++;
+            return b;
+        }
+        if (b->lengths == lengths && b->extra == extra) return b;
+        i = (i + 1) & (c->nbuckets - 1);
+    }
+}
+
+/* -- positions ------------------------------------------------------------------------------ */
+
+static inline u64 lengths_key(const Core *c) {
+    u64 k = 0;
+    for (int seat = 0; seat < 4; seat++)
+        for (int s = 0; s < 4; s++) k = (k << 4) | (u64)popcount16(c->hand[seat][s]);
+    return k;
+}
+
+/* Owners of the remaining cards of a suit from the top down, 2 bits a card (top lowest). */
+static inline u32 owners(const Core *c, int s) {
+    u32 seq = 0;
+    int n = 0;
+    u16 left = c->rem[s];
+    while (left) {
+        u16 b = highbit(left);
+        left ^= b;
+        u32 o = (c->hand[1][s] & b) ? 1u : (c->hand[2][s] & b) ? 2u : (c->hand[3][s] & b) ? 3u : 0u;
+        seq |= o << (2 * n);
+        n++;
+    }
+    return seq;
+}
+
+/* The top k remaining cards of a suit, as rank bits. */
+static inline u16 top_cards(u16 rem, int k) {
+    u16 out = 0;
+    while (k-- > 0 && rem) {
+        u16 b = highbit(rem);
+        out |= b;
+        rem ^= b;
+    }
+    return out;
+}
+
+static inline int tricks_left(const Core *c, int seat) {
+    return popcount16(c->hand[seat][0]) + popcount16(c->hand[seat][1]) +
+           popcount16(c->hand[seat][2]) + popcount16(c->hand[seat][3]);
+}
+
+/* Index in the trick of the card winning it so far, and whether that card beat a card of its
+ * own suit (then its rank decided the trick and is relevant). */
+static inline int trick_leader_index(const Core *c, int n, int *same) {
+    int best = 0;
+    int bsuit = c->tsuit[0];
+    u16 bbit = c->tbit[0];
+    for (int i = 1; i < n; i++) {
+        int s = c->tsuit[i];
+        u16 b = c->tbit[i];
+        if (s == bsuit) {
+            if (b > bbit) {
+                best = i;
+                bbit = b;
+            }
+        } else if (s == TRUMP) {
+            best = i;
+            bsuit = TRUMP;
+            bbit = b;
+        }
+    }
+    int count = 0;
+    for (int i = 0; i < n; i++) count += c->tsuit[i] == bsuit;
+    *same = count > 1;
+    return best;
+}
+
+/* -- bounds at the start of a trick --------------------------------------------------------- */
+
+/* Every rank bit above `top`, or every bit when there is no top card (top == 0). */
+static inline u16 above_or_all(u16 top) { return top ? above(top) : 0xFFFFu; }
+
+/* The round (1, 2, ...) in which partner, playing its lowest card of the suit under the leader's
+ * winners led from the top, must play higher than the winner led; 0 if never within `rounds`. */
+static int overtake_round(u16 winners, u16 partner, int rounds) {
+    for (int j = 1; j <= rounds && partner; j++) {
+        u16 led = highbit(winners);
+        u16 low = lowbit(partner);
+        if (low > led) return j;
+        winners ^= led;
+        partner ^= low;
+    }
+    return 0;
+}
+
+/* Tricks the side on lead can cash at once from the leader's hand: its cards above all the
+ * opponents' cards of each suit, each counted only while an opponent with trumps still follows;
+ * drawing trumps first is tried too when the leader may lead them.  Partner must not take the
+ * lead away: a suit where partner also holds a winner ends the run after one trick, and so does
+ * the round in which partner, out of other cards, must ruff.  `rel` gets the ranks the count
+ * depends on (the opponents' top card of each suit counted). */
+static int quick_tricks(const Core *c, int leader, u16 *rel) {
+    int partner = leader ^ 2, o1 = (leader + 1) & 3, o2 = (leader + 3) & 3;
+    const u16 *mine = c->hand[leader], *pm = c->hand[partner];
+    u16 ot1 = c->hand[o1][TRUMP], ot2 = c->hand[o2][TRUMP];
+    u16 opp_trumps = ot1 | ot2;
+    int can_lead_trumps = c->broken || !(mine[0] | mine[1] | mine[2]);
+    int partner_plain = popcount16(pm[0]) + popcount16(pm[1]) + popcount16(pm[2]);
+    int partner_trumps = popcount16(pm[TRUMP]);
+    /* trumps from the top */
+    int trump_tricks = 0, trump_overtaken = 0, draws_all = 0;
+    u16 trump_rel = 0;
+    if (can_lead_trumps && mine[TRUMP]) {
+        u16 top = highbit(opp_trumps);
+        u16 winners = mine[TRUMP] & above_or_all(top);
+        trump_tricks = popcount16(winners);
+        trump_rel = top;
+        trump_overtaken = overtake_round(winners, pm[TRUMP], trump_tricks);
+        int l1 = popcount16(ot1), l2 = popcount16(ot2);
+        draws_all = !trump_overtaken && trump_tricks >= (l1 > l2 ? l1 : l2);
+    }
+    /* the plain suits, with the opponents' trumps still out and after drawing them */
+    int rounds = 0, drawn_rounds = 0, unsafe = 0, drawn_unsafe = 0;
+    u16 plain_rel[3] = {0, 0, 0}, drawn_rel[3] = {0, 0, 0};
+    for (int s = 0; s < 3; s++) {
+        u16 m = mine[s];
+        if (!m) continue;
+        u16 opp = c->hand[o1][s] | c->hand[o2][s];
+        u16 r = highbit(opp);
+        int winners = popcount16(m & above_or_all(r));
+        if (!winners) continue;
+        /* Partner plays its lowest card under each winner, led from the top; it takes the
+         * lead only when its lowest card is higher than the winner led. */
+        int cash = winners;
+        if (ot1 && popcount16(c->hand[o1][s]) < cash) cash = popcount16(c->hand[o1][s]);
+        if (ot2 && popcount16(c->hand[o2][s]) < cash) cash = popcount16(c->hand[o2][s]);
+        int overtaken = overtake_round(m & above_or_all(r), pm[s], winners);
+        if (overtaken) {
+            drawn_unsafe = 1;
+            drawn_rel[s] = r;
+            /* rounds before the overtaking are safe; the overtaking round wins but ends */
+            if (overtaken - 1 < winners) winners = overtaken - 1;
+            drawn_rounds += winners;
+            if (cash > overtaken - 1) {
+                cash = overtaken - 1;
+                unsafe = 1;
+            }
+            rounds += cash;
+            if (cash || unsafe) plain_rel[s] = r;
+            continue;
+        }
+        drawn_rounds += winners;
+        drawn_rel[s] = r;
+        if (cash) {
+            rounds += cash;
+            plain_rel[s] = r;
+        }
+    }
+    /* Partner plays a plain card to each plain round while holding one; after that, holding
+     * trumps, it may have to ruff, which wins the trick but takes the lead. */
+    int transferred = 0;
+    if (partner_trumps && rounds > partner_plain) {
+        rounds = partner_plain + 1;
+        transferred = 1;
+    } else if (unsafe) {
+        rounds += 1;
+        transferred = 1;
+    }
+    int without = rounds;
+    /* the trumps after the plain winners, while the leader still has the lead (up to the round
+     * in which partner must overtake, which still wins) */
+    if (can_lead_trumps && trump_tricks && !transferred)
+        without += trump_overtaken ? trump_overtaken : trump_tricks;
+    int with = 0;
+    if (draws_all) {
+        /* during the draw partner follows with its low trumps, then discards plain cards */
+        int plain_left = partner_plain;
+        int partner_trumps_left = partner_trumps - trump_tricks;
+        if (partner_trumps_left < 0) {
+            plain_left += partner_trumps_left;
+            partner_trumps_left = 0;
+        }
+        int d = drawn_rounds;
+        if (partner_trumps_left && d > plain_left) d = plain_left + 1;
+        else if (drawn_unsafe) d += 1;
+        with = trump_tricks + d;
+    }
+    if (with > without) {
+        for (int s = 0; s < 3; s++) rel[s] |= drawn_rel[s];
+        rel[TRUMP] |= trump_rel;
+        return with;
+    }
+    for (int s = 0; s < 3; s++) rel[s] |= plain_rel[s];
+    if (can_lead_trumps && trump_tricks && !transferred) rel[TRUMP] |= trump_rel;
+    return without;
+}
+
+/* Tricks a side is sure of from trumps above all the opponents' trumps: each such trump wins
+ * the trick it is played to, and one hand's go to different tricks. */
+static int sure_trumps(const Core *c, int side, u16 *rel) {
+    u16 a = c->hand[side][TRUMP], b = c->hand[side + 2][TRUMP];
+    u16 opp = c->hand[1 - side][TRUMP] | c->hand[3 - side][TRUMP];
+    int na, nb;
+    if (opp) {
+        u16 top = highbit(opp);
+        na = popcount16(a & above(top));
+        nb = popcount16(b & above(top));
+        if (na || nb) *rel |= top;
+    } else {
+        na = popcount16(a);
+        nb = popcount16(b);
+    }
+    return na > nb ? na : nb;
+}
+
+/* -- moves ---------------------------------------------------------------------------------- */
+
+static inline int rank_index(u16 bit) { return 31 - __builtin_clz((unsigned)bit); }
+
+/* The cards this hand may play, one per run of equivalent cards, weighted for the order. */
+static int gen_moves(const Core *c, Move *moves, int hint_suit, u16 hint_bit) {
+    int turn = (c->leader + c->ntrick) & 3;
+    const u16 *h = c->hand[turn];
+    int partner = turn ^ 2, lho = (turn + 1) & 3, rho = (turn + 3) & 3;
+    int pos = c->ntrick;
+    int first = 0, last = 3;
+    int led = pos ? c->tsuit[0] : NOSUIT;
+    if (pos) {
+        if (h[led]) first = last = led;
+    } else if (!c->broken && (h[0] | h[1] | h[2])) {
+        last = 2;
+    }
+    /* cards of the trick so far, per suit, and the card winning it */
+    u16 in_trick[4] = {0, 0, 0, 0};
+    for (int i = 0; i < pos; i++) in_trick[c->tsuit[i]] |= c->tbit[i];
+    int win_i = 0, same = 0;
+    int win_suit = NOSUIT;
+    u16 win_bit = 0;
+    int partner_winning = 0;
+    if (pos) {
+        win_i = trick_leader_index(c, pos, &same);
+        win_suit = c->tsuit[win_i];
+        win_bit = c->tbit[win_i];
+        partner_winning = ((c->leader + win_i) & 3) == partner;
+    }
+    int n = 0;
+    for (int s = first; s <= last; s++) {
+        u16 mine = h[s];
+        if (!mine) continue;
+        u16 all = c->rem[s] | in_trick[s];
+        /* runs, from the lowest card up */
+        u16 left = mine;
+        while (left) {
+            u16 lo = lowbit(left);
+            u16 top = lo;
+            for (;;) {
+                u16 higher = all & above(top);
+                if (!higher) break;
+                u16 nb = lowbit(higher);
+                if (!(mine & nb)) break;
+                top = nb;
+            }
+            /* clear the run from `left` */
+            left &= (u16)~((u16)((top << 1) - lo));
+            Move *m = &moves[n++];
+            m->suit = (int8_t)s;
+            m->bit = lo;
+            m->top = top;
+            m->weight = 0;
+        }
+    }
+    if (n <= 1) return n;
+
+    /* weights */
+    for (int i = 0; i < n; i++) {
+        Move *m = &moves[i];
+        int s = m->suit;
+        int r = rank_index(m->top);
+        int w = 0;
+        u16 all_s = c->rem[s];
+        if (pos == 0) {
+            u16 opp = c->hand[lho][s] | c->hand[rho][s];
+            u16 pm = c->hand[partner][s];
+            int lho_ruffs = !c->hand[lho][s] && c->hand[lho][TRUMP] && s != TRUMP;
+            int rho_ruffs = !c->hand[rho][s] && c->hand[rho][TRUMP] && s != TRUMP;
+            int partner_ruffs = !pm && c->hand[partner][TRUMP] && s != TRUMP;
+            if (m->top > highbit(opp)) {
+                /* a winner: cash it (the top of the run) */
+                w = 80 + r;
+                if (lho_ruffs || rho_ruffs) w -= 70;
+                if (s == TRUMP && (c->hand[lho][TRUMP] | c->hand[rho][TRUMP])) w += 10;
+                /* the move is the run's lowest card, which wins just the same */
+            } else if (pm && highbit(pm) > highbit(opp) && !(lho_ruffs || rho_ruffs)) {
+                /* partner has the top: lead low to it */
+                w = 70 - r;
+            } else if (partner_ruffs && opp && !(lho_ruffs || rho_ruffs)) {
+                w = 65 - r;
+            } else {
+                w = 30 - r;
+                if (lho_ruffs || rho_ruffs) w -= 25;
+                /* leading away from a card the opponents' top card can capture costs */
+                if (opp && highbit(h[s]) < highbit(opp) && popcount16(h[s]) <= 2 && highbit(h[s]) > lowbit(opp))
+                    w -= 10;
+                if (s == TRUMP) w -= 10;
+                if (!opp) w += 15; /* opponents void: a free card */
+            }
+        } else {
+            /* following or discarding */
+            int beats;
+            if (s == win_suit) beats = m->top > win_bit;
+            else beats = (s == TRUMP);
+            u16 later = 0; /* cards of seats still to play that could beat us in this suit */
+            int seats_after = 3 - pos;
+            for (int k = 1; k <= seats_after; k++) {
+                int seat = (turn + k) & 3;
+                if (seat == partner) continue;
+                later |= c->hand[seat][s];
+            }
+            if (s == led || (s == TRUMP && beats)) {
+                if (partner_winning) {
+                    /* keep low unless partner can be beaten later */
+                    int partner_safe = 1;
+                    if (pos < 3) {
+                        int opp_seat = lho;
+                        u16 ol = c->hand[opp_seat][win_suit];
+                        if (win_suit == led && ol && highbit(ol) > win_bit) partner_safe = 0;
+                        if (win_suit == led && !c->hand[opp_seat][led] && c->hand[opp_seat][TRUMP] && led != TRUMP) partner_safe = 0;
+                    }
+                    if (partner_safe || !beats) w = 60 - r;
+                    else w = 40 + (highbit(later) < m->top ? 20 : 0) - r;
+                    if (s == TRUMP && s != led) w -= 50; /* never ruff partner's winner */
+                } else if (beats) {
+                    /* win: cheaply, and with a card the later hands cannot beat if possible */
+                    int holds = highbit(later) < m->top;
+                    if (s == TRUMP && s != led) {
+                        /* a ruff: can a later opponent over-ruff? */
+                        holds = 1;
+                        for (int k = 1; k <= seats_after; k++) {
+                            int seat = (turn + k) & 3;
+                            if (seat == partner) continue;
+                            if (!c->hand[seat][led] && highbit(c->hand[seat][TRUMP]) > m->top) holds = 0;
+                        }
+                    }
+                    w = (holds ? 70 : 45) - r;
+                    if (pos == 1 && !holds) w = 35 - r;
+                } else {
+                    w = 30 - r;
+                }
+            } else {
+                /* a discard: the lowest card of a suit that is not worth keeping */
+                w = 20 - r - (popcount16(all_s) ? 0 : 0);
+                if (highbit(all_s) & h[s]) w -= 15; /* keep a winner */
+                w += popcount16(h[s]);
+                if (partner_winning && s == TRUMP) w -= 40;
+            }
+        }
+        m->weight = w;
+    }
+    /* the card that settled a position of the same kind in the table first */
+    if (hint_suit >= 0) {
+        for (int i = 0; i < n; i++) {
+            if (moves[i].suit == hint_suit && hint_bit >= moves[i].bit && hint_bit <= moves[i].top) {
+                moves[i].weight += HINT_BONUS;
+                break;
+            }
+        }
+    }
+    /* insertion sort, heaviest first */
+    for (int i = 1; i < n; i++) {
+        Move m = moves[i];
+        int j = i - 1;
+        while (j >= 0 && moves[j].weight < m.weight) {
+            moves[j + 1] = moves[j];
+            j--;
+        }
+        moves[j + 1] = m;
+    }
+    return n;
+}
+
+/* -- the search ----------------------------------------------------------------------------- */
+
+static int search(Core *c, int need, u16 *rel);
+
+/* Play one card for the seat to move, search the rest, take the card back. */
+static int try_move(Core *c, int suit, u16 bit, int need, u16 *rel) {
+    int turn = (c->leader + c->ntrick) & 3;
+    int old_broken = c->broken;
+    c->hand[turn][suit] ^= bit;
+    c->rem[suit] ^= bit;
+    c->tsuit[c->ntrick] = suit;
+    c->tbit[c->ntrick] = bit;
+    c->ntrick++;
+    if (suit == TRUMP) c->broken = 1;
+    int res;
+    if (c->ntrick == 4) {
+        int same;
+        int wi = trick_leader_index(c, 4, &same);
+        int winner = (c->leader + wi) & 3;
+        int ts[4];
+        u16 tb[4];
+        memcpy(ts, c->tsuit, sizeof ts);
+        memcpy(tb, c->tbit, sizeof tb);
+        int old_leader = c->leader;
+        c->leader = winner;
+        c->ntrick = 0;
+        res = search(c, need - c->counted[winner], rel);
+        if (same) rel[ts[wi]] |= tb[wi];
+        c->leader = old_leader;
+        c->ntrick = 4;
+        memcpy(c->tsuit, ts, sizeof ts);
+        memcpy(c->tbit, tb, sizeof tb);
+    } else {
+        res = search(c, need, rel);
+    }
+    c->ntrick--;
+    c->broken = old_broken;
+    c->hand[turn][suit] ^= bit;
+    c->rem[suit] ^= bit;
+    return res;
+}
+
+static int last_trick(Core *c, int need, u16 *rel) {
+    int leader = c->leader;
+    for (int k = 0; k < 4; k++) {
+        int seat = (leader + k) & 3;
+        int s = 0;
+        while (!c->hand[seat][s]) s++;
+        c->tsuit[k] = s;
+        c->tbit[k] = c->hand[seat][s];
+    }
+    int same;
+    int wi = trick_leader_index(c, 4, &same);
+    if (same) rel[c->tsuit[wi]] |= c->tbit[wi];
+    return c->counted[(leader + wi) & 3] >= need;
+}
+
+static void tt_store(Core *c, u64 lengths, u32 extra, const u32 *seq, const u16 *rel, int need,
+                     int result, int best_suit, u16 best_bit) {
+    u32 own[4], mask[4];
+    for (int s = 0; s < 4; s++) {
+        int k = 0;
+        if (rel[s]) k = popcount16(c->rem[s] & at_or_above(lowbit(rel[s])));
+        mask[s] = k >= 16 ? 0xFFFFFFFFu : ((1u << (2 * k)) - 1u);
+        own[s] = seq[s] & mask[s];
+    }
+    Bucket *b = tt_slot(c, lengths, extra);
+    if (!b) return;
+    for (int32_t i = b->head; i >= 0; i = c->entries[i].next) {
+        Entry *e = &c->entries[i];
+        if (e->mask[0] == mask[0] && e->mask[1] == mask[1] && e->mask[2] == mask[2] &&
+            e->mask[3] == mask[3] && e->own[0] == own[0] && e->own[1] == own[1] &&
+            e->own[2] == own[2] && e->own[3] == own[3]) {
+            if (result) {
+                if (need > e->lower) e->lower = (int8_t)need;
+            } else if (need - 1 < e->upper) {
+                e->upper = (int8_t)(need - 1);
+            }
+            if (best_suit >= 0) {
+                e->best_suit = (int8_t)best_suit;
+                e->best_bit = best_bit;
+            }
+            return;
+        }
+    }
+    if (c->nentries >= c->cap) {
+        if (c->cap >= c->max_entries) {
+            tt_clear(c);
+            b = tt_slot(c, lengths, extra);
+            if (!b) return;
+        } else {
+            u32 ncap = c->cap * 2;
+            Entry *ne = (Entry *)realloc(c->entries, sizeof(Entry) * ncap);
+            if (!ne) return;
+            c->entries = ne;
+            c->cap = ncap;
+        }
+    }
+    u32 idx = c->nentries++;
+    Entry *e = &c->entries[idx];
+    memcpy(e->own, own, sizeof own);
+    memcpy(e->mask, mask, sizeof mask);
+    e->lower = result ? (int8_t)need : 0;
+    e->upper = result ? 13 + 2 : (int8_t)(need - 1);
+    e->best_suit = (int8_t)best_suit;
+    e->best_bit = best_bit;
+    e->next = b->head;
+    b->head = (int32_t)idx;
+}
+
+static int search(Core *c, int need, u16 *rel) {
+    int turn = (c->leader + c->ntrick) & 3;
+    int is_root = c->at_root;
+    c->at_root = 0;
+    rel[0] = rel[1] = rel[2] = rel[3] = 0;
+    int left = tricks_left(c, turn);
+    if (need <= 0) return 1;
+    if (need > left) return 0;
+    c->nodes++;
+    if (c->node_limit && c->nodes > c->node_limit) {
+        c->aborted = 1;
+        return 0;
+    }
+    int maximiser = (turn & 1) == c->side;
+    u64 lengths = 0;
+    u32 extra = 0;
+    u32 seq[4];
+    int boundary = c->ntrick == 0;
+    int hint_suit = -1;
+    u16 hint_bit = 0;
+    int best_suit = -1;
+    u16 best_bit = 0;
+    if (boundary && !is_root) {
+        if (left == 1) return last_trick(c, need, rel);
+        if (c->by_side) {
+            /* bounds: the side on lead's quick tricks, each side's sure trumps */
+            u16 r[4] = {0, 0, 0, 0};
+            int lead_side = turn & 1;
+            int qt = quick_tricks(c, turn, r);
+            int st = sure_trumps(c, lead_side, &r[TRUMP]);
+            int mine = qt > st ? qt : st;
+            if (lead_side == c->side) {
+                if (mine >= need) {
+                    memcpy(rel, r, sizeof r);
+                    return 1;
+                }
+            } else if (left - mine < need) {
+                memcpy(rel, r, sizeof r);
+                return 0;
+            }
+            u16 r2[4] = {0, 0, 0, 0};
+            int theirs = sure_trumps(c, 1 - lead_side, &r2[TRUMP]);
+            if (1 - lead_side == c->side) {
+                if (theirs >= need) {
+                    memcpy(rel, r2, sizeof r2);
+                    return 1;
+                }
+            } else if (left - theirs < need) {
+                memcpy(rel, r2, sizeof r2);
+                return 0;
+            }
+        }
+        lengths = lengths_key(c);
+        extra = (u32)turn | (u32)c->broken << 2 | 8u;
+        for (int s = 0; s < 4; s++) seq[s] = owners(c, s);
+        Bucket *b = tt_find(c, lengths, extra);
+        hint_suit = -1;
+        if (b) {
+            for (int32_t i = b->head; i >= 0; i = c->entries[i].next) {
+                Entry *e = &c->entries[i];
+                if ((seq[0] & e->mask[0]) != e->own[0] || (seq[1] & e->mask[1]) != e->own[1] ||
+                    (seq[2] & e->mask[2]) != e->own[2] || (seq[3] & e->mask[3]) != e->own[3])
+                    continue;
+                int decided = -1;
+                if (e->lower >= need) decided = 1;
+                else if (e->upper < need) decided = 0;
+                if (decided < 0) {
+                    if (hint_suit < 0 && e->best_suit >= 0) {
+                        hint_suit = e->best_suit;
+                        hint_bit = e->best_bit;
+                    }
+                    continue;
+                }
+                for (int s = 0; s < 4; s++) {
+                    int k = 0;
+                    u32 m = e->mask[s];
+                    while (m) {
+                        k++;
+                        m >>= 2;
+                    }
+                    rel[s] = top_cards(c->rem[s], k);
+                }
+                return decided;
+            }
+        }
+    }
+
+    Move moves[MAX_MOVES];
+    int n = gen_moves(c, moves, hint_suit, hint_bit);
+    u16 acc[4] = {0, 0, 0, 0};
+    u16 skip_below[4] = {0, 0, 0, 0};
+    int result = !maximiser;
+    for (int i = 0; i < n; i++) {
+        Move *m = &moves[i];
+        int s = m->suit;
+        if (m->top < skip_below[s]) continue;
+        u16 crel[4];
+        int r = try_move(c, s, m->bit, need, crel);
+        if (c->aborted) return 0;
+        if (r == maximiser) {
+            result = r;
+            memcpy(acc, crel, sizeof crel);
+            best_suit = s;
+            best_bit = m->bit;
+            if (is_root) {
+                c->root_suit = s;
+                c->root_bit = m->bit;
+            }
+            goto done;
+        }
+        for (int k = 0; k < 4; k++) acc[k] |= crel[k];
+        u16 t = crel[s] ? lowbit(crel[s]) : ABOVE_ALL;
+        if (m->top < t) {
+            if (t > skip_below[s]) skip_below[s] = t;
+        } else if (m->top != m->bit) {
+            acc[s] |= m->bit; /* the run must not straddle the relevant line */
+        }
+    }
+    if (is_root && n) {
+        c->root_suit = moves[0].suit;
+        c->root_bit = moves[0].bit;
+    }
+done:
+    memcpy(rel, acc, sizeof acc);
+    if (boundary && !is_root) tt_store(c, lengths, extra, seq, rel, need, result, best_suit, best_bit);
+    return result;
+}
+
+/* -- the Python object ---------------------------------------------------------------------- */
+
+static u16 suit_bits(u64 hand, int s, int jokers) {
+    if (s < 3) return (u16)((hand >> (13 * s)) & 0x1FFF);
+    if (!jokers) return (u16)((hand >> 39) & 0x1FFF);
+    return (u16)(((hand >> 40) & 0xFFF) | ((hand >> 39) & 1) << 12 | ((hand >> 52) & 3) << 13);
+}
+
+static int card_to_suit_bit(long card, int jokers, int *suit, u16 *bit) {
+    if (card < 0 || card > 53) return -1;
+    if (card < 39) {
+        *suit = (int)(card / 13);
+        *bit = (u16)(1u << (card % 13));
+        return 0;
+    }
+    *suit = TRUMP;
+    if (!jokers) {
+        if (card > 51) return -1;
+        *bit = (u16)(1u << (card - 39));
+    } else if (card == 39) {
+        *bit = 1u << 12;
+    } else if (card <= 51) {
+        *bit = (u16)(1u << (card - 40));
+    } else {
+        *bit = (u16)(1u << (card - 52 + 13));
+    }
+    return 0;
+}
+
+static long suit_bit_to_card(int suit, u16 bit, int jokers) {
+    int r = rank_index(bit);
+    if (suit < 3) return suit * 13 + r;
+    if (!jokers) return 39 + r;
+    if (r < 12) return 40 + r;
+    if (r == 12) return 39;
+    return 52 + (r - 13);
+}
+
+static int load_position(Core *c, PyObject *hands, int leader, PyObject *trick, int broken) {
+    PyObject *hseq = PySequence_Fast(hands, "hands must be a sequence of four masks");
+    if (!hseq) return -1;
+    if (PySequence_Fast_GET_SIZE(hseq) != 4) {
+        Py_DECREF(hseq);
+        PyErr_SetString(PyExc_ValueError, "hands must hold four masks");
+        return -1;
+    }
+    for (int seat = 0; seat < 4; seat++) {
+        u64 h = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(hseq, seat));
+        if (PyErr_Occurred()) {
+            Py_DECREF(hseq);
+            return -1;
+        }
+        for (int s = 0; s < 4; s++) c->hand[seat][s] = suit_bits(h, s, c->jokers);
+    }
+    Py_DECREF(hseq);
+    for (int s = 0; s < 4; s++)
+        c->rem[s] = c->hand[0][s] | c->hand[1][s] | c->hand[2][s] | c->hand[3][s];
+    PyObject *tseq = PySequence_Fast(trick, "trick must be a sequence of cards");
+    if (!tseq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(tseq);
+    if (n > 3) {
+        Py_DECREF(tseq);
+        PyErr_SetString(PyExc_ValueError, "a trick in progress holds at most three cards");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(tseq, i));
+        if (PyErr_Occurred() || card_to_suit_bit(card, c->jokers, &c->tsuit[i], &c->tbit[i]) < 0) {
+            Py_DECREF(tseq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not a card of this deck");
+            return -1;
+        }
+    }
+    Py_DECREF(tseq);
+    c->ntrick = (int)n;
+    c->leader = leader & 3;
+    c->broken = broken ? 1 : 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (c->tsuit[i] == TRUMP) c->broken = 1;
+    c->aborted = 0;
+    return 0;
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"side", "counted", "jokers", "node_limit", NULL};
+    int side, counted = -1, jokers = 0;
+    long long node_limit = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i|ipL", kwlist, &side, &counted, &jokers,
+                                     &node_limit))
+        return -1;
+    self->side = side & 1;
+    int by_side_mask = self->side ? 0xA : 0x5;
+    if (counted < 0) counted = by_side_mask;
+    for (int s = 0; s < 4; s++) self->counted[s] = (counted >> s) & 1;
+    self->by_side = counted == by_side_mask;
+    self->jokers = jokers;
+    self->node_limit = node_limit > 0 ? node_limit : 0;
+    self->nodes = 0;
+    self->max_entries = MAX_ENTRIES_DEFAULT;
+    if (!self->buckets && tt_init(self, 1u << 12) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void Core_dealloc(Core *self) {
+    free(self->buckets);
+    free(self->entries);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* at_least(hands, leader, trick, broken, need) -> 1, 0, or -1 when the node limit was hit */
+static PyObject *Core_at_least(Core *self, PyObject *args) {
+    PyObject *hands, *trick;
+    int leader, broken, need;
+    if (!PyArg_ParseTuple(args, "OiOpi", &hands, &leader, &trick, &broken, &need)) return NULL;
+    if (load_position(self, hands, leader, trick, broken) < 0) return NULL;
+    u16 rel[4];
+    self->at_root = 0;
+    int r = search(self, need, rel);
+    return PyLong_FromLong(self->aborted ? -1 : r);
+}
+
+typedef struct {
+    int suit;
+    u16 bit;
+    int need; /* the probe that found the card */
+} RootProbe;
+
+/* One null-window question at the root, keeping the card that settled it: for the maximiser
+ * the card that secured the highest count so far, for the minimiser the card that held the
+ * count below the lowest failed need.  1 yes, 0 no, -1 at the node limit. */
+static int root_probe(Core *c, int need, int maximiser, RootProbe *rp) {
+    u16 rel[4];
+    c->at_root = 1;
+    c->root_suit = -1;
+    int r = search(c, need, rel);
+    c->at_root = 0;
+    if (c->aborted) return -1;
+    if (c->root_suit >= 0) {
+        if (maximiser && r && need >= rp->need) {
+            rp->suit = c->root_suit;
+            rp->bit = c->root_bit;
+            rp->need = need;
+        } else if (!maximiser && !r && (rp->need < 0 || need <= rp->need)) {
+            rp->suit = c->root_suit;
+            rp->bit = c->root_bit;
+            rp->need = need;
+        }
+    }
+    return r;
+}
+
+/* value(hands, leader, trick, broken, guess) -> (tricks, best card) or None at the node limit.
+ * The best card is one that achieves the count for the player to move (-1 if none to play). */
+static PyObject *Core_value(Core *self, PyObject *args) {
+    PyObject *hands, *trick;
+    int leader, broken, guess = -1;
+    if (!PyArg_ParseTuple(args, "OiOp|i", &hands, &leader, &trick, &broken, &guess)) return NULL;
+    if (load_position(self, hands, leader, trick, broken) < 0) return NULL;
+    int turn = (self->leader + self->ntrick) & 3;
+    int maximiser = (turn & 1) == self->side;
+    int lo = 0, hi = tricks_left(self, turn);
+    if (hi == 0) return Py_BuildValue("(il)", 0, -1L);
+    RootProbe rp = {-1, 0, -1};
+    /* A probe at the guess and one beside it usually settle the value; a binary search on
+     * yes/no answers does the rest. */
+    if (guess > lo && guess <= hi) {
+        int r = root_probe(self, guess, maximiser, &rp);
+        if (r < 0) Py_RETURN_NONE;
+        if (r) {
+            lo = guess;
+            if (guess < hi) {
+                r = root_probe(self, guess + 1, maximiser, &rp);
+                if (r < 0) Py_RETURN_NONE;
+                if (r) lo = guess + 1;
+                else hi = guess;
+            }
+        } else {
+            hi = guess - 1;
+            if (guess - 1 > lo) {
+                r = root_probe(self, guess - 1, maximiser, &rp);
+                if (r < 0) Py_RETURN_NONE;
+                if (r) lo = guess - 1;
+                else hi = guess - 2;
+            }
+        }
+    }
+    while (lo < hi) {
+        int probe = (lo + hi + 1) / 2;
+        int r = root_probe(self, probe, maximiser, &rp);
+        if (r < 0) Py_RETURN_NONE;
+        if (r) lo = probe;
+        else hi = probe - 1;
+    }
+    int best_suit = rp.suit;
+    u16 best_bit = rp.bit;
+    int value = lo;
+    /* a maximiser at 0, or a minimiser at the full count: every card does as well */
+    if ((maximiser && value == 0) || (!maximiser && value == tricks_left(self, turn)) ||
+        best_suit < 0) {
+        Move moves[MAX_MOVES];
+        self->at_root = 0;
+        if ((maximiser && value == 0) || (!maximiser && value == tricks_left(self, turn))) {
+            int n = gen_moves(self, moves, -1, 0);
+            if (n) {
+                best_suit = moves[0].suit;
+                best_bit = moves[0].bit;
+            }
+        } else {
+            /* find the card by asking of each (rare: the settling probe was answered early) */
+            int n = gen_moves(self, moves, -1, 0);
+            for (int i = 0; i < n; i++) {
+                int need = maximiser ? value : value + 1;
+                u16 crel[4];
+                int r = try_move(self, moves[i].suit, moves[i].bit, need, crel);
+                if (self->aborted) Py_RETURN_NONE;
+                if (r == maximiser) {
+                    best_suit = moves[i].suit;
+                    best_bit = moves[i].bit;
+                    break;
+                }
+            }
+        }
+    }
+    long card = best_suit < 0 ? -1 : suit_bit_to_card(best_suit, best_bit, self->jokers);
+    return Py_BuildValue("(il)", value, card);
+}
+
+static PyObject *Core_clear(Core *self, PyObject *Py_UNUSED(ignored)) {
+    tt_clear(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_get_nodes(Core *self, void *Py_UNUSED(closure)) {
+    return PyLong_FromLongLong(self->nodes);
+}
+
+static int Core_set_nodes(Core *self, PyObject *value, void *Py_UNUSED(closure)) {
+    long long v = PyLong_AsLongLong(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    self->nodes = v;
+    return 0;
+}
+
+static PyObject *Core_get_limit(Core *self, void *Py_UNUSED(closure)) {
+    return PyLong_FromLongLong(self->node_limit);
+}
+
+static int Core_set_limit(Core *self, PyObject *value, void *Py_UNUSED(closure)) {
+    long long v = value == Py_None ? 0 : PyLong_AsLongLong(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    self->node_limit = v > 0 ? v : 0;
+    return 0;
+}
+
+static PyObject *Core_get_entries(Core *self, void *Py_UNUSED(closure)) {
+    return PyLong_FromUnsignedLong(self->nentries);
+}
+
+static PyMethodDef Core_methods[] = {
+    {"at_least", (PyCFunction)Core_at_least, METH_VARARGS,
+     "at_least(hands, leader, trick, broken, need): 1 if the maximising side secures need "
+     "counted tricks, 0 if not, -1 at the node limit"},
+    {"value", (PyCFunction)Core_value, METH_VARARGS,
+     "value(hands, leader, trick, broken, guess=-1): (tricks, best card), None at the node limit"},
+    {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Core_getset[] = {
+    {"nodes", (getter)Core_get_nodes, (setter)Core_set_nodes, "search nodes visited", NULL},
+    {"node_limit", (getter)Core_get_limit, (setter)Core_set_limit, "0 or None: no limit", NULL},
+    {"entries", (getter)Core_get_entries, NULL, "entries in the transposition table", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "varaq._fastsolver.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One search objective of the compiled double-dummy solver, with its own table.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_getset = Core_getset,
+};
+
+static struct PyModuleDef fastsolver_module = {
+    PyModuleDef_HEAD_INIT, "varaq._fastsolver",
+    "The compiled core of varaq.solver (see solver.py; the Python search is the reference).", -1,
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit__fastsolver(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&fastsolver_module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
