@@ -45,7 +45,6 @@
 #define MAX_MOVES 16
 #define ABOVE_ALL 0x8000u /* a rank bit above every card: "no rank of this suit matters" */
 #define MAX_ENTRIES_DEFAULT (1u << 22)
-#define HINT_BONUS 30
 
 typedef uint16_t u16;
 typedef uint32_t u32;
@@ -62,8 +61,6 @@ typedef struct {
     u32 own[4];  /* owners of the top k cards of each suit, 2 bits a card, top card lowest */
     u32 mask[4]; /* the bits of own[] that count: 2k bits */
     int8_t lower, upper;
-    int8_t best_suit; /* the lead that settled it, or -1 */
-    u16 best_bit;
     int32_t next;
 } Entry;
 
@@ -386,7 +383,7 @@ static int sure_trumps(const Core *c, int side, u16 *rel) {
 static inline int rank_index(u16 bit) { return 31 - __builtin_clz((unsigned)bit); }
 
 /* The cards this hand may play, one per run of equivalent cards, weighted for the order. */
-static int gen_moves(const Core *c, Move *moves, int hint_suit, u16 hint_bit) {
+static int gen_moves(const Core *c, Move *moves) {
     int turn = (c->leader + c->ntrick) & 3;
     const u16 *h = c->hand[turn];
     int partner = turn ^ 2, lho = (turn + 1) & 3, rho = (turn + 3) & 3;
@@ -411,6 +408,7 @@ static int gen_moves(const Core *c, Move *moves, int hint_suit, u16 hint_bit) {
         win_bit = c->tbit[win_i];
         partner_winning = ((c->leader + win_i) & 3) == partner;
     }
+    int left = tricks_left(c, turn);
     int n = 0;
     for (int s = first; s <= last; s++) {
         u16 mine = h[s];
@@ -449,29 +447,33 @@ static int gen_moves(const Core *c, Move *moves, int hint_suit, u16 hint_bit) {
         if (pos == 0) {
             u16 opp = c->hand[lho][s] | c->hand[rho][s];
             u16 pm = c->hand[partner][s];
-            int lho_ruffs = !c->hand[lho][s] && c->hand[lho][TRUMP] && s != TRUMP;
-            int rho_ruffs = !c->hand[rho][s] && c->hand[rho][TRUMP] && s != TRUMP;
-            int partner_ruffs = !pm && c->hand[partner][TRUMP] && s != TRUMP;
-            if (m->top > highbit(opp)) {
-                /* a winner: cash it (the top of the run) */
-                w = 80 + r;
-                if (lho_ruffs || rho_ruffs) w -= 70;
-                if (s == TRUMP && (c->hand[lho][TRUMP] | c->hand[rho][TRUMP])) w += 10;
-                /* the move is the run's lowest card, which wins just the same */
-            } else if (pm && highbit(pm) > highbit(opp) && !(lho_ruffs || rho_ruffs)) {
-                /* partner has the top: lead low to it */
-                w = 70 - r;
-            } else if (partner_ruffs && opp && !(lho_ruffs || rho_ruffs)) {
-                w = 65 - r;
+            int plain = s != TRUMP;
+            int lho_ruffs = plain && !c->hand[lho][s] && c->hand[lho][TRUMP];
+            int rho_ruffs = plain && !c->hand[rho][s] && c->hand[rho][TRUMP];
+            int partner_ruffs = plain && !pm && c->hand[partner][TRUMP];
+            u16 opp_trumps = c->hand[lho][TRUMP] | c->hand[rho][TRUMP];
+            /* A smaller tree first: the opponents' choices grow with their cards in the suit,
+             * and a void opponent may play anything. */
+            int nl = popcount16(c->hand[lho][s]), nr = popcount16(c->hand[rho][s]);
+            int branch = -((nl ? nl : left) + (nr ? nr : left)) * 4;
+            int ruffed = lho_ruffs || rho_ruffs;
+            int wins;
+            if (m->top > highbit(opp) || (pm && highbit(pm) > highbit(opp))) {
+                wins = !ruffed || (partner_ruffs && highbit(c->hand[partner][TRUMP]) > highbit(opp_trumps));
             } else {
-                w = 30 - r;
-                if (lho_ruffs || rho_ruffs) w -= 25;
-                /* leading away from a card the opponents' top card can capture costs */
-                if (opp && highbit(h[s]) < highbit(opp) && popcount16(h[s]) <= 2 && highbit(h[s]) > lowbit(opp))
-                    w -= 10;
-                if (s == TRUMP) w -= 10;
-                if (!opp) w += 15; /* opponents void: a free card */
+                wins = partner_ruffs && opp &&
+                       (!ruffed && highbit(c->hand[partner][TRUMP]) > (lho_ruffs || rho_ruffs ? highbit(opp_trumps) : 0));
             }
+            if (wins) {
+                if (m->top > highbit(opp | pm)) w = 60 + r;      /* cash my winner */
+                else if (pm && highbit(pm) > highbit(opp)) w = 55 - r; /* to partner's winner */
+                else w = 50 - r;                                  /* for partner to ruff */
+            } else {
+                w = 20 - r;
+                if (ruffed) w -= 10;
+                if (m->top > highbit(opp)) w += 10; /* my top card, ruffed: draws their trump */
+            }
+            w += branch;
         } else {
             /* following or discarding */
             int beats;
@@ -494,8 +496,9 @@ static int gen_moves(const Core *c, Move *moves, int hint_suit, u16 hint_bit) {
                         if (win_suit == led && ol && highbit(ol) > win_bit) partner_safe = 0;
                         if (win_suit == led && !c->hand[opp_seat][led] && c->hand[opp_seat][TRUMP] && led != TRUMP) partner_safe = 0;
                     }
-                    if (partner_safe || !beats) w = 60 - r;
-                    else w = 40 + (highbit(later) < m->top ? 20 : 0) - r;
+                    if (partner_safe) w = 60 - r;
+                    else if (beats && highbit(later) < m->top) w = 65 - r; /* cover and hold */
+                    else w = (beats ? 35 : 30) - r;
                     if (s == TRUMP && s != led) w -= 50; /* never ruff partner's winner */
                 } else if (beats) {
                     /* win: cheaply, and with a card the later hands cannot beat if possible */
@@ -523,15 +526,6 @@ static int gen_moves(const Core *c, Move *moves, int hint_suit, u16 hint_bit) {
             }
         }
         m->weight = w;
-    }
-    /* the card that settled a position of the same kind in the table first */
-    if (hint_suit >= 0) {
-        for (int i = 0; i < n; i++) {
-            if (moves[i].suit == hint_suit && hint_bit >= moves[i].bit && hint_bit <= moves[i].top) {
-                moves[i].weight += HINT_BONUS;
-                break;
-            }
-        }
     }
     /* insertion sort, heaviest first */
     for (int i = 1; i < n; i++) {
@@ -604,7 +598,7 @@ static int last_trick(Core *c, int need, u16 *rel) {
 }
 
 static void tt_store(Core *c, u64 lengths, u32 extra, const u32 *seq, const u16 *rel, int need,
-                     int result, int best_suit, u16 best_bit) {
+                     int result) {
     u32 own[4], mask[4];
     for (int s = 0; s < 4; s++) {
         int k = 0;
@@ -623,10 +617,6 @@ static void tt_store(Core *c, u64 lengths, u32 extra, const u32 *seq, const u16 
                 if (need > e->lower) e->lower = (int8_t)need;
             } else if (need - 1 < e->upper) {
                 e->upper = (int8_t)(need - 1);
-            }
-            if (best_suit >= 0) {
-                e->best_suit = (int8_t)best_suit;
-                e->best_bit = best_bit;
             }
             return;
         }
@@ -650,8 +640,6 @@ static void tt_store(Core *c, u64 lengths, u32 extra, const u32 *seq, const u16 
     memcpy(e->mask, mask, sizeof mask);
     e->lower = result ? (int8_t)need : 0;
     e->upper = result ? 13 + 2 : (int8_t)(need - 1);
-    e->best_suit = (int8_t)best_suit;
-    e->best_bit = best_bit;
     e->next = b->head;
     b->head = (int32_t)idx;
 }
@@ -674,10 +662,6 @@ static int search(Core *c, int need, u16 *rel) {
     u32 extra = 0;
     u32 seq[4];
     int boundary = c->ntrick == 0;
-    int hint_suit = -1;
-    u16 hint_bit = 0;
-    int best_suit = -1;
-    u16 best_bit = 0;
     if (boundary && !is_root) {
         if (left == 1) return last_trick(c, need, rel);
         if (c->by_side) {
@@ -712,7 +696,6 @@ static int search(Core *c, int need, u16 *rel) {
         extra = (u32)turn | (u32)c->broken << 2 | 8u;
         for (int s = 0; s < 4; s++) seq[s] = owners(c, s);
         Bucket *b = tt_find(c, lengths, extra);
-        hint_suit = -1;
         if (b) {
             for (int32_t i = b->head; i >= 0; i = c->entries[i].next) {
                 Entry *e = &c->entries[i];
@@ -722,13 +705,7 @@ static int search(Core *c, int need, u16 *rel) {
                 int decided = -1;
                 if (e->lower >= need) decided = 1;
                 else if (e->upper < need) decided = 0;
-                if (decided < 0) {
-                    if (hint_suit < 0 && e->best_suit >= 0) {
-                        hint_suit = e->best_suit;
-                        hint_bit = e->best_bit;
-                    }
-                    continue;
-                }
+                if (decided < 0) continue;
                 for (int s = 0; s < 4; s++) {
                     int k = 0;
                     u32 m = e->mask[s];
@@ -744,7 +721,7 @@ static int search(Core *c, int need, u16 *rel) {
     }
 
     Move moves[MAX_MOVES];
-    int n = gen_moves(c, moves, hint_suit, hint_bit);
+    int n = gen_moves(c, moves);
     u16 acc[4] = {0, 0, 0, 0};
     u16 skip_below[4] = {0, 0, 0, 0};
     int result = !maximiser;
@@ -758,8 +735,6 @@ static int search(Core *c, int need, u16 *rel) {
         if (r == maximiser) {
             result = r;
             memcpy(acc, crel, sizeof crel);
-            best_suit = s;
-            best_bit = m->bit;
             if (is_root) {
                 c->root_suit = s;
                 c->root_bit = m->bit;
@@ -780,7 +755,7 @@ static int search(Core *c, int need, u16 *rel) {
     }
 done:
     memcpy(rel, acc, sizeof acc);
-    if (boundary && !is_root) tt_store(c, lengths, extra, seq, rel, need, result, best_suit, best_bit);
+    if (boundary && !is_root) tt_store(c, lengths, extra, seq, rel, need, result);
     return result;
 }
 
@@ -883,6 +858,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     self->node_limit = node_limit > 0 ? node_limit : 0;
     self->nodes = 0;
     self->max_entries = MAX_ENTRIES_DEFAULT;
+
     if (!self->buckets && tt_init(self, 1u << 12) < 0) {
         PyErr_NoMemory();
         return -1;
@@ -989,14 +965,14 @@ static PyObject *Core_value(Core *self, PyObject *args) {
         Move moves[MAX_MOVES];
         self->at_root = 0;
         if ((maximiser && value == 0) || (!maximiser && value == tricks_left(self, turn))) {
-            int n = gen_moves(self, moves, -1, 0);
+            int n = gen_moves(self, moves);
             if (n) {
                 best_suit = moves[0].suit;
                 best_bit = moves[0].bit;
             }
         } else {
             /* find the card by asking of each (rare: the settling probe was answered early) */
-            int n = gen_moves(self, moves, -1, 0);
+            int n = gen_moves(self, moves);
             for (int i = 0; i < n; i++) {
                 int need = maximiser ? value : value + 1;
                 u16 crel[4];
