@@ -24,7 +24,7 @@ from typing import Any, TextIO
 from . import __version__
 from .cards import card_text, sort_key
 from .position import Position, PositionError, seat_letter
-from .solver import BACKENDS, backend_status
+from .solver import BACKENDS, backend_status, tell_fallback
 
 __all__ = ["add_arguments", "run", "answer", "solve_lines"]
 
@@ -73,14 +73,14 @@ def solve_lines(
 
 
 def run(args: argparse.Namespace) -> int:
-    backend, why = backend_status()
+    _, why = backend_status()
     if args.version:
         print(f"varaq {__version__}; solver: {why}")
         return 0
     if args.file is None:
         return _refuse("varaq solve: give a file of positions, or - for standard input")
-    if backend == "python" and args.backend != "python":
-        print(f"varaq solve: {why}", file=sys.stderr)
+    if args.backend != "python":
+        tell_fallback()
     try:
         stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
     except OSError as e:

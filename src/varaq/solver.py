@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SolveResult", "SolverLimit", "Solver", "solve", "card_values", "solve_game",
     "game_card_values", "position_of", "representatives", "trick_winner", "BACKENDS",
-    "default_backend", "backend_status",
+    "default_backend", "backend_status", "tell_fallback",
 ]
 
 #: The two searches: the compiled core and the pure Python reference.
@@ -84,8 +84,8 @@ BACKENDS = ("c", "python")
 def _load_core() -> tuple[ModuleType | None, str]:
     try:
         from . import _fastsolver  # type: ignore[attr-defined]
-    except ImportError as exc:  # installed without a C compiler: the Python search serves
-        return None, f"the compiled solver is not built ({exc})"
+    except ImportError:  # installed without a C compiler: the Python search serves
+        return None, "the compiled solver is not built (no C compiler at install time?)"
     return _fastsolver, ""
 
 
@@ -112,14 +112,20 @@ def default_backend() -> str:
     return "c"
 
 
-def _backend(backend: str | None) -> str:
+def tell_fallback() -> None:
+    """Say once per process, in one line, that the compiled core is missing (never at import:
+    the first search, or ``varaq solve``, says it)."""
     global _told
+    if _CORE is None and not _told:
+        _told = True
+        _log.warning("varaq: %s; the pure Python solver is used (slower)", _CORE_MISSING)
+
+
+def _backend(backend: str | None) -> str:
     if backend is None:
         backend = default_backend()
-        if backend == "python" and _CORE is None and not _told:
-            # Said once per process, the first time a search starts, never at import.
-            _told = True
-            _log.warning("varaq: %s; the pure Python solver is used (slower)", _CORE_MISSING)
+        if backend == "python":
+            tell_fallback()
     if backend not in BACKENDS:
         raise ValueError(f"unknown solver backend {backend!r} (choose from c, python)")
     if backend == "c" and _CORE is None:
