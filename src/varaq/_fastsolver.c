@@ -50,7 +50,14 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 
-static inline int popcount16(u16 m) { return __builtin_popcount((unsigned)m); }
+/* Counted by hand: the builtin is a library call on a baseline x86-64 build. */
+static inline int popcount16(u16 m) {
+    unsigned x = m;
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (int)((x + (x >> 8)) & 0x1Fu);
+}
 static inline u16 lowbit(u16 m) { return (u16)(m & (u16)(-(int)m)); }
 static inline u16 highbit(u16 m) { return m ? (u16)(1u << (31 - __builtin_clz((unsigned)m))) : 0; }
 /* Every rank bit at or above `bit` (bit is one set bit). */
@@ -61,13 +68,13 @@ typedef struct {
     u32 own[4];  /* owners of the top k cards of each suit, 2 bits a card, top card lowest */
     u32 mask[4]; /* the bits of own[] that count: 2k bits */
     int8_t lower, upper;
-    int32_t next;
 } Entry;
 
 typedef struct {
     u64 lengths; /* 16 nibbles: the length of each suit in each hand */
     u32 extra;   /* leader | broken << 2 | 1 << 3 (slot in use) */
-    int32_t head;
+    u32 start;   /* this bucket's entries lie together: entries[start .. start + count) */
+    u16 count, cap;
 } Bucket;
 
 typedef struct {
@@ -165,7 +172,8 @@ static Bucket *tt_slot(Core *c, u64 lengths, u32 extra) {
         if (!b->extra) {
             b->lengths = lengths;
             b->extra = extra;
-            b->head = -1;
+            b->start = 0;
+            b->count = b->cap = 0;
             c->nused++;
             return b;
         }
@@ -608,7 +616,7 @@ static void tt_store(Core *c, u64 lengths, u32 extra, const u32 *seq, const u16 
     }
     Bucket *b = tt_slot(c, lengths, extra);
     if (!b) return;
-    for (int32_t i = b->head; i >= 0; i = c->entries[i].next) {
+    for (u32 i = b->start; i < b->start + b->count; i++) {
         Entry *e = &c->entries[i];
         if (e->mask[0] == mask[0] && e->mask[1] == mask[1] && e->mask[2] == mask[2] &&
             e->mask[3] == mask[3] && e->own[0] == own[0] && e->own[1] == own[1] &&
@@ -621,27 +629,41 @@ static void tt_store(Core *c, u64 lengths, u32 extra, const u32 *seq, const u16 
             return;
         }
     }
-    if (c->nentries >= c->cap) {
-        if (c->cap >= c->max_entries) {
-            tt_clear(c);
-            b = tt_slot(c, lengths, extra);
-            if (!b) return;
-        } else {
-            u32 ncap = c->cap * 2;
-            Entry *ne = (Entry *)realloc(c->entries, sizeof(Entry) * ncap);
-            if (!ne) return;
-            c->entries = ne;
-            c->cap = ncap;
+    if (b->count == b->cap) {
+        /* move the bucket's entries to a block twice the size at the end of the arena */
+        u32 ncap = b->cap ? 2u * b->cap : 2u;
+        if (ncap > 0x8000u) {
+            /* one kind of position has piled up too many entries: start that kind afresh */
+            b->count = 0;
+            ncap = b->cap;
+        } else if (c->nentries + ncap > c->cap) {
+            u32 grown = c->cap;
+            while (c->nentries + ncap > grown) grown *= 2;
+            if (grown > c->max_entries) {
+                tt_clear(c);
+                b = tt_slot(c, lengths, extra);
+                if (!b) return;
+                ncap = 2;
+            } else {
+                Entry *ne = (Entry *)realloc(c->entries, sizeof(Entry) * grown);
+                if (!ne) return;
+                c->entries = ne;
+                c->cap = grown;
+            }
+        }
+        if (ncap != b->cap) {
+            if (b->count)
+                memcpy(&c->entries[c->nentries], &c->entries[b->start], sizeof(Entry) * b->count);
+            b->start = c->nentries;
+            b->cap = (u16)ncap;
+            c->nentries += ncap;
         }
     }
-    u32 idx = c->nentries++;
-    Entry *e = &c->entries[idx];
+    Entry *e = &c->entries[b->start + b->count++];
     memcpy(e->own, own, sizeof own);
     memcpy(e->mask, mask, sizeof mask);
     e->lower = result ? (int8_t)need : 0;
     e->upper = result ? 13 + 2 : (int8_t)(need - 1);
-    e->next = b->head;
-    b->head = (int32_t)idx;
 }
 
 static int search(Core *c, int need, u16 *rel) {
@@ -697,7 +719,7 @@ static int search(Core *c, int need, u16 *rel) {
         for (int s = 0; s < 4; s++) seq[s] = owners(c, s);
         Bucket *b = tt_find(c, lengths, extra);
         if (b) {
-            for (int32_t i = b->head; i >= 0; i = c->entries[i].next) {
+            for (u32 i = b->start + b->count; i-- > b->start;) {
                 Entry *e = &c->entries[i];
                 if ((seq[0] & e->mask[0]) != e->own[0] || (seq[1] & e->mask[1]) != e->own[1] ||
                     (seq[2] & e->mask[2]) != e->own[2] || (seq[3] & e->mask[3]) != e->own[3])
