@@ -16,7 +16,8 @@ import pytest
 from endplay.dds.solve import SolveMode, solve_board
 from endplay.types import Card, Deal, Denom, Player
 
-from varaq.cards import JOKER_DECK, RANK_LETTERS, STANDARD_DECK, TWO_CLUBS, card_text, cards_of
+from deal_helpers import random_holdings
+from varaq.cards import RANK_LETTERS, TWO_CLUBS, card_text
 from varaq.solver import Solver, SolverLimit, card_values, default_backend, solve
 
 pytestmark = pytest.mark.skipif(
@@ -28,21 +29,8 @@ def _random_position(
     rng: random.Random, cards: int, jokers: bool, broken: bool | None = None,
     in_trick: int | None = None,
 ) -> tuple[list[int], int, list[int], bool]:
-    """Hands of ``cards`` cards (one fewer for the seats that played to the trick)."""
-    deck = list(cards_of(JOKER_DECK if jokers else STANDARD_DECK))
-    rng.shuffle(deck)
-    leader = rng.randrange(4)
-    if in_trick is None:
-        in_trick = rng.randrange(4)
-    trick = deck[:in_trick]
-    pos = in_trick
-    hands = [0, 0, 0, 0]
-    for i in range(4):
-        seat = (leader + i) & 3
-        n = cards - 1 if i < in_trick else cards
-        for c in deck[pos:pos + n]:
-            hands[seat] |= 1 << c
-        pos += n
+    """Random holdings (see deal_helpers), spades broken at random unless ``broken`` is given."""
+    hands, leader, trick = random_holdings(rng, cards, jokers, in_trick)
     if broken is None:
         broken = rng.random() < 0.5
     broken = broken or any(c >= 39 for c in trick)

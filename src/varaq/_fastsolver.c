@@ -386,6 +386,13 @@ static int sure_trumps(const Core *c, int side, u16 *rel) {
     return na > nb ? na : nb;
 }
 
+/* Whether `sure` tricks certain for `side` answer "can the maximiser take `need` of the `left`
+ * tricks?": 1 yes, 0 no, -1 they do not settle it. */
+static inline int settles(const Core *c, int side, int sure, int left, int need) {
+    if (side == c->side) return sure >= need ? 1 : -1;
+    return left - sure < need ? 0 : -1;
+}
+
 /* -- moves ---------------------------------------------------------------------------------- */
 
 static inline int rank_index(u16 bit) { return 31 - __builtin_clz((unsigned)bit); }
@@ -692,26 +699,16 @@ static int search(Core *c, int need, u16 *rel) {
             int lead_side = turn & 1;
             int qt = quick_tricks(c, turn, r);
             int st = sure_trumps(c, lead_side, &r[TRUMP]);
-            int mine = qt > st ? qt : st;
-            if (lead_side == c->side) {
-                if (mine >= need) {
-                    memcpy(rel, r, sizeof r);
-                    return 1;
-                }
-            } else if (left - mine < need) {
+            int settled = settles(c, lead_side, qt > st ? qt : st, left, need);
+            if (settled >= 0) {
                 memcpy(rel, r, sizeof r);
-                return 0;
+                return settled;
             }
             u16 r2[4] = {0, 0, 0, 0};
-            int theirs = sure_trumps(c, 1 - lead_side, &r2[TRUMP]);
-            if (1 - lead_side == c->side) {
-                if (theirs >= need) {
-                    memcpy(rel, r2, sizeof r2);
-                    return 1;
-                }
-            } else if (left - theirs < need) {
+            settled = settles(c, 1 - lead_side, sure_trumps(c, 1 - lead_side, &r2[TRUMP]), left, need);
+            if (settled >= 0) {
                 memcpy(rel, r2, sizeof r2);
-                return 0;
+                return settled;
             }
         }
         lengths = lengths_key(c);
