@@ -954,15 +954,21 @@ static int root_probe(Core *c, int need, int maximiser, RootProbe *rp) {
  * The best card is one that achieves the count for the player to move (-1 if none to play). */
 static PyObject *Core_value(Core *self, PyObject *args) {
     PyObject *hands, *trick;
-    int leader, broken, guess = -1;
-    if (!PyArg_ParseTuple(args, "OiOp|i", &hands, &leader, &trick, &broken, &guess)) return NULL;
+    int leader, broken, guess = -1, known_lo = 0, known_hi = -1;
+    if (!PyArg_ParseTuple(args, "OiOp|iii", &hands, &leader, &trick, &broken, &guess, &known_lo,
+                          &known_hi))
+        return NULL;
     if (load_position(self, hands, leader, trick, broken) < 0) return NULL;
     int turn = (self->leader + self->ntrick) & 3;
     int maximiser = (turn & 1) == self->side;
     int lo = 0, hi = tricks_left(self, turn);
     if (hi == 0) return Py_BuildValue("(il)", 0, -1L);
+    /* bounds the caller already knows (a sibling's value bounds this card's) */
+    int bounded = known_lo > 0 || (known_hi >= 0 && known_hi < hi);
+    if (known_lo > lo) lo = known_lo < hi ? known_lo : hi;
+    if (known_hi >= 0 && known_hi < hi) hi = known_hi > lo ? known_hi : lo;
     RootProbe rp = {-1, 0, -1};
-    if (guess < 0 && self->by_side && self->ntrick == 0) {
+    if (guess < 0 && !bounded && self->by_side && self->ntrick == 0) {
         guess = estimate(self, self->side);
         if (guess < 1) guess = 1;
         if (guess > hi) guess = hi;
@@ -1000,6 +1006,7 @@ static PyObject *Core_value(Core *self, PyObject *args) {
     int best_suit = rp.suit;
     u16 best_bit = rp.bit;
     int value = lo;
+    if (bounded) return Py_BuildValue("(il)", value, -1L); /* a card's value: no card wanted */
     /* a maximiser at 0, or a minimiser at the full count: every card does as well */
     if ((maximiser && value == 0) || (!maximiser && value == tricks_left(self, turn)) ||
         best_suit < 0) {
@@ -1067,7 +1074,8 @@ static PyMethodDef Core_methods[] = {
      "at_least(hands, leader, trick, broken, need): 1 if the maximising side secures need "
      "counted tricks, 0 if not, -1 at the node limit"},
     {"value", (PyCFunction)Core_value, METH_VARARGS,
-     "value(hands, leader, trick, broken, guess=-1): (tricks, best card), None at the node limit"},
+     "value(hands, leader, trick, broken, guess=-1, lo=0, hi=-1): (tricks, best card) within "
+     "the known bounds lo..hi (hi -1: none), None at the node limit"},
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
     {NULL, NULL, 0, NULL},
 };

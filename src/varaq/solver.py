@@ -308,9 +308,37 @@ class Solver:
     ) -> dict[int, int]:
         """Exact counted tricks after each distinct card of the player to move."""
         out: dict[int, int] = {}
+        if self._core is not None:
+            return self._core_move_values(hands, leader, trick, broken, first_trick_two_clubs)
         guess: int | None = None
         for card in self.root_moves(hands, leader, trick, broken, first_trick_two_clubs):
             out[card] = guess = self._after(hands, leader, trick, broken, card, guess)
+        return out
+
+    def _core_move_values(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool,
+        first_trick_two_clubs: bool,
+    ) -> dict[int, int]:
+        """The core's way: the position's value and a best card first; every other card is then
+        bounded by that value (no card beats the best), so most take one question."""
+        moves = self.root_moves(hands, leader, trick, broken, first_trick_two_clubs)
+        if not moves:
+            return {}
+        value, best = self.best(hands, leader, trick, broken, first_trick_two_clubs)
+        maximising = ((leader + len(trick)) & 3 & 1) == self.side
+        out: dict[int, int] = {}
+        for card in moves:
+            if card == best:
+                out[card] = value
+                continue
+            after, lead, new_trick, brk, _, won = self._child(hands, leader, trick, broken, card)
+            bound = value - won
+            if maximising:  # this card takes at most the best's count
+                answer = self._core.value(after, lead, new_trick, brk, bound, 0, max(bound, 0))
+            else:  # at least
+                answer = self._core.value(after, lead, new_trick, brk, bound + 1, max(bound, 0))
+            self._core_done(answer)
+            out[card] = won + int(answer[0])
         return out
 
     def best(
