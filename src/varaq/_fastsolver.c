@@ -253,6 +253,12 @@ static inline int trick_leader_index(const Core *c, int n, int *same) {
 
 /* -- bounds at the start of a trick --------------------------------------------------------- */
 
+/* The n-th highest card of a mask (n >= 1, at most its size). */
+static inline u16 nth_highest(u16 m, int n) {
+    while (--n > 0) m ^= highbit(m);
+    return highbit(m);
+}
+
 /* Every rank bit above `top`, or every bit when there is no top card (top == 0). */
 static inline u16 above_or_all(u16 top) { return top ? above(top) : 0xFFFFu; }
 
@@ -285,51 +291,54 @@ static int quick_tricks(const Core *c, int leader, u16 *rel) {
     int partner_trumps = popcount16(pm[TRUMP]);
     /* trumps from the top */
     int trump_tricks = 0, trump_overtaken = 0, draws_all = 0;
-    u16 trump_rel = 0;
+    u16 trump_winners = 0;
     if (can_lead_trumps && mine[TRUMP]) {
-        u16 top = highbit(opp_trumps);
-        u16 winners = mine[TRUMP] & above_or_all(top);
-        trump_tricks = popcount16(winners);
-        trump_rel = top;
-        trump_overtaken = overtake_round(winners, pm[TRUMP], trump_tricks);
+        trump_winners = mine[TRUMP] & above_or_all(highbit(opp_trumps));
+        trump_tricks = popcount16(trump_winners);
+        trump_overtaken = overtake_round(trump_winners, pm[TRUMP], trump_tricks);
         int l1 = popcount16(ot1), l2 = popcount16(ot2);
         draws_all = !trump_overtaken && trump_tricks >= (l1 > l2 ? l1 : l2);
     }
-    /* the plain suits, with the opponents' trumps still out and after drawing them */
+    /* The plain suits, with the opponents' trumps still out and after drawing them.  What a
+     * count rests on is the owners of the cards down to the lowest winner it used: those are
+     * the ranks kept (marked) for the table. */
     int rounds = 0, drawn_rounds = 0, unsafe = 0, drawn_unsafe = 0;
     u16 plain_rel[3] = {0, 0, 0}, drawn_rel[3] = {0, 0, 0};
     for (int s = 0; s < 3; s++) {
         u16 m = mine[s];
         if (!m) continue;
         u16 opp = c->hand[o1][s] | c->hand[o2][s];
-        u16 r = highbit(opp);
-        int winners = popcount16(m & above_or_all(r));
+        u16 w = m & above_or_all(highbit(opp));
+        int winners = popcount16(w);
         if (!winners) continue;
+        /* ranks matter where another hand holds cards of the suit to compare with */
+        int ranked = opp || pm[s];
         /* Partner plays its lowest card under each winner, led from the top; it takes the
          * lead only when its lowest card is higher than the winner led. */
         int cash = winners;
         if (ot1 && popcount16(c->hand[o1][s]) < cash) cash = popcount16(c->hand[o1][s]);
         if (ot2 && popcount16(c->hand[o2][s]) < cash) cash = popcount16(c->hand[o2][s]);
-        int overtaken = overtake_round(m & above_or_all(r), pm[s], winners);
+        int overtaken = overtake_round(w, pm[s], winners);
         if (overtaken) {
-            drawn_unsafe = 1;
-            drawn_rel[s] = r;
             /* rounds before the overtaking are safe; the overtaking round wins but ends */
-            if (overtaken - 1 < winners) winners = overtaken - 1;
-            drawn_rounds += winners;
+            drawn_unsafe = 1;
+            drawn_rounds += overtaken - 1;
+            drawn_rel[s] = nth_highest(w, overtaken);
             if (cash > overtaken - 1) {
                 cash = overtaken - 1;
                 unsafe = 1;
+                plain_rel[s] = nth_highest(w, overtaken);
+            } else if (cash && ranked) {
+                plain_rel[s] = nth_highest(w, cash);
             }
             rounds += cash;
-            if (cash || unsafe) plain_rel[s] = r;
             continue;
         }
         drawn_rounds += winners;
-        drawn_rel[s] = r;
+        if (ranked) drawn_rel[s] = nth_highest(w, winners);
         if (cash) {
             rounds += cash;
-            plain_rel[s] = r;
+            if (ranked) plain_rel[s] = nth_highest(w, cash);
         }
     }
     /* Partner plays a plain card to each plain round while holding one; after that, holding
@@ -345,8 +354,10 @@ static int quick_tricks(const Core *c, int leader, u16 *rel) {
     int without = rounds;
     /* the trumps after the plain winners, while the leader still has the lead (up to the round
      * in which partner must overtake, which still wins) */
-    if (can_lead_trumps && trump_tricks && !transferred)
-        without += trump_overtaken ? trump_overtaken : trump_tricks;
+    int trumps_used = trump_overtaken ? trump_overtaken : trump_tricks;
+    u16 trump_rel = 0;
+    if (trumps_used && (opp_trumps || pm[TRUMP])) trump_rel = nth_highest(trump_winners, trumps_used);
+    if (can_lead_trumps && trump_tricks && !transferred) without += trumps_used;
     int with = 0;
     if (draws_all) {
         /* during the draw partner follows with its low trumps, then discards plain cards */
@@ -376,17 +387,15 @@ static int quick_tricks(const Core *c, int leader, u16 *rel) {
 static int sure_trumps(const Core *c, int side, u16 *rel) {
     u16 a = c->hand[side][TRUMP], b = c->hand[side + 2][TRUMP];
     u16 opp = c->hand[1 - side][TRUMP] | c->hand[3 - side][TRUMP];
-    int na, nb;
-    if (opp) {
-        u16 top = highbit(opp);
-        na = popcount16(a & above(top));
-        nb = popcount16(b & above(top));
-        if (na || nb) *rel |= top;
-    } else {
-        na = popcount16(a);
-        nb = popcount16(b);
-    }
-    return na > nb ? na : nb;
+    if (!opp) return popcount16(a) > popcount16(b) ? popcount16(a) : popcount16(b);
+    u16 top = highbit(opp);
+    a &= above(top);
+    b &= above(top);
+    u16 counted = popcount16(a) >= popcount16(b) ? a : b;
+    int n = popcount16(counted);
+    /* the count rests on the owners of the trumps down to the lowest one counted */
+    if (n) *rel |= nth_highest(counted, n);
+    return n;
 }
 
 /* Whether `sure` tricks certain for `side` answer "can the maximiser take `need` of the `left`
