@@ -398,6 +398,27 @@ static int sure_trumps(const Core *c, int side, u16 *rel) {
     return n;
 }
 
+/* Whether the opponents of the side on lead are sure to win this trick: whatever the leader
+ * leads, an opponent holds the top card of that suit and partner cannot ruff it.  `rel` gets
+ * the top card of each suit the leader may lead. */
+static int leader_loses_trick(const Core *c, int leader, u16 *rel) {
+    int partner = leader ^ 2;
+    const u16 *mine = c->hand[leader], *pm = c->hand[partner];
+    u16 opp[4];
+    for (int s = 0; s < 4; s++) opp[s] = c->hand[(leader + 1) & 3][s] | c->hand[(leader + 3) & 3][s];
+    int last = (!c->broken && (mine[0] | mine[1] | mine[2])) ? 2 : 3;
+    u16 r[4] = {0, 0, 0, 0};
+    for (int s = 0; s <= last; s++) {
+        if (!mine[s]) continue;
+        u16 top = highbit(c->rem[s]);
+        if (!(opp[s] & top)) return 0;
+        if (s != TRUMP && !pm[s] && pm[TRUMP]) return 0;
+        r[s] = top;
+    }
+    memcpy(rel, r, sizeof r);
+    return 1;
+}
+
 /* Whether `sure` tricks certain for `side` answer "can the maximiser take `need` of the `left`
  * tricks?": 1 yes, 0 no, -1 they do not settle it. */
 static inline int settles(const Core *c, int side, int sure, int left, int need) {
@@ -717,7 +738,11 @@ static int search(Core *c, int need, u16 *rel) {
                 return settled;
             }
             u16 r2[4] = {0, 0, 0, 0};
-            settled = settles(c, 1 - lead_side, sure_trumps(c, 1 - lead_side, &r2[TRUMP]), left, need);
+            int theirs = sure_trumps(c, 1 - lead_side, &r2[TRUMP]);
+            if (theirs == 0 && (lead_side == c->side ? need == left : need == 1) &&
+                leader_loses_trick(c, turn, r2))
+                theirs = 1;
+            settled = settles(c, 1 - lead_side, theirs, left, need);
             if (settled >= 0) {
                 memcpy(rel, r2, sizeof r2);
                 return settled;
