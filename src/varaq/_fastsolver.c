@@ -45,9 +45,9 @@
 #define NOSUIT 4
 #define MAX_MOVES 16
 #define ABOVE_ALL 0x8000u /* a rank bit above every card: "no rank of this suit matters" */
-/* Entries a table may hold (36 bytes each) before it starts afresh: a full deal needs a few
+/* Entries a table may hold (22 bytes each) before it starts afresh: a full deal needs a few
  * hundred thousand. */
-#define MAX_ENTRIES_DEFAULT (1u << 21)
+#define MAX_ENTRIES_DEFAULT (3u << 20)
 
 typedef uint16_t u16;
 typedef uint32_t u32;
@@ -68,10 +68,21 @@ static inline u16 at_or_above(u16 bit) { return (u16)~(bit - 1u); }
 static inline u16 above(u16 bit) { return (u16)~((bit << 1) - 1u); }
 
 typedef struct {
-    u32 own[4];  /* owners of the top k cards of each suit, 2 bits a card, top card lowest */
-    u32 mask[4]; /* the bits of own[] that count: 2k bits */
+    /* Per suit, the owners of its top k cards as two bit planes (see `Planes`) shifted down
+     * past the n - k other cards: `shift` = n - k, where n, the cards left in the suit, is the
+     * same for every position of a bucket. */
+    u16 top0[4], top1[4];
+    uint8_t shift[4];
     int8_t lower, upper;
 } Entry;
+
+/* Who holds each remaining card of a suit, as two bit planes over the remaining cards packed
+ * from the lowest up (bit i: the i-th lowest remaining card): plane 0 is set for East and West,
+ * plane 1 for South and West.  The top k owners are the top k bits of both planes. */
+typedef struct {
+    u16 p0[4], p1[4];
+    uint8_t n[4];
+} Planes;
 
 typedef struct {
     u64 lengths; /* 16 nibbles: the length of each suit in each hand */
@@ -194,19 +205,31 @@ static inline u64 lengths_key(const Core *c) {
     return k;
 }
 
-/* Owners of the remaining cards of a suit from the top down, 2 bits a card (top lowest). */
-static inline u32 owners(const Core *c, int s) {
-    u32 seq = 0;
-    int n = 0;
-    u16 left = c->rem[s];
-    while (left) {
-        u16 b = highbit(left);
-        left ^= b;
-        u32 o = (c->hand[1][s] & b) ? 1u : (c->hand[2][s] & b) ? 2u : (c->hand[3][s] & b) ? 3u : 0u;
-        seq |= o << (2 * n);
-        n++;
+/* compress8[m][x]: the bits of x where m is set, packed to the bottom (a byte at a time). */
+static uint8_t compress8[256][256];
+
+static void init_compress(void) {
+    for (int m = 0; m < 256; m++)
+        for (int x = 0; x < 256; x++) {
+            int out = 0, k = 0;
+            for (int b = 0; b < 8; b++)
+                if (m >> b & 1) out |= (x >> b & 1) << k++;
+            compress8[m][x] = (uint8_t)out;
+        }
+}
+
+static inline u16 compress16(u16 x, u16 m) {
+    return (u16)(compress8[m & 0xFF][x & 0xFF] |
+                 (unsigned)compress8[m >> 8][x >> 8] << popcount16((u16)(m & 0xFF)));
+}
+
+static inline void planes_of(const Core *c, Planes *pl) {
+    for (int s = 0; s < 4; s++) {
+        u16 rem = c->rem[s];
+        pl->p0[s] = compress16(c->hand[1][s] | c->hand[3][s], rem);
+        pl->p1[s] = compress16(c->hand[2][s] | c->hand[3][s], rem);
+        pl->n[s] = (uint8_t)popcount16(rem);
     }
-    return seq;
 }
 
 /* The top k remaining cards of a suit, as rank bits. */
@@ -645,22 +668,23 @@ static int last_trick(Core *c, int need, u16 *rel) {
     return c->counted[(leader + wi) & 3] >= need;
 }
 
-static void tt_store(Core *c, u64 lengths, u32 extra, const u32 *seq, const u16 *rel, int need,
-                     int result) {
-    u32 own[4], mask[4];
+static void tt_store(Core *c, u64 lengths, u32 extra, const Planes *pl, const u16 *rel,
+                     int need, int result) {
+    u16 top0[4], top1[4];
+    uint8_t shift[4];
     for (int s = 0; s < 4; s++) {
         int k = 0;
         if (rel[s]) k = popcount16(c->rem[s] & at_or_above(lowbit(rel[s])));
-        mask[s] = k >= 16 ? 0xFFFFFFFFu : ((1u << (2 * k)) - 1u);
-        own[s] = seq[s] & mask[s];
+        shift[s] = (uint8_t)(pl->n[s] - k);
+        top0[s] = (u16)(pl->p0[s] >> shift[s]);
+        top1[s] = (u16)(pl->p1[s] >> shift[s]);
     }
     Bucket *b = tt_slot(c, lengths, extra);
     if (!b) return;
     for (u32 i = b->start; i < b->start + b->count; i++) {
         Entry *e = &c->entries[i];
-        if (e->mask[0] == mask[0] && e->mask[1] == mask[1] && e->mask[2] == mask[2] &&
-            e->mask[3] == mask[3] && e->own[0] == own[0] && e->own[1] == own[1] &&
-            e->own[2] == own[2] && e->own[3] == own[3]) {
+        if (!memcmp(e->shift, shift, sizeof shift) && !memcmp(e->top0, top0, sizeof top0) &&
+            !memcmp(e->top1, top1, sizeof top1)) {
             if (result) {
                 if (need > e->lower) e->lower = (int8_t)need;
             } else if (need - 1 < e->upper) {
@@ -700,8 +724,9 @@ static void tt_store(Core *c, u64 lengths, u32 extra, const u32 *seq, const u16 
         }
     }
     Entry *e = &c->entries[b->start + b->count++];
-    memcpy(e->own, own, sizeof own);
-    memcpy(e->mask, mask, sizeof mask);
+    memcpy(e->top0, top0, sizeof top0);
+    memcpy(e->top1, top1, sizeof top1);
+    memcpy(e->shift, shift, sizeof shift);
     e->lower = result ? (int8_t)need : 0;
     e->upper = result ? 15 : (int8_t)(need - 1); /* 15: above any count of tricks */
 }
@@ -722,7 +747,7 @@ static int search(Core *c, int need, u16 *rel) {
     int maximiser = (turn & 1) == c->side;
     u64 lengths = 0;
     u32 extra = 0;
-    u32 seq[4];
+    Planes pl;
     int boundary = c->ntrick == 0;
     if (boundary && !is_root) {
         if (left == 1) return last_trick(c, need, rel);
@@ -750,27 +775,25 @@ static int search(Core *c, int need, u16 *rel) {
         }
         lengths = lengths_key(c);
         extra = (u32)turn | (u32)c->broken << 2 | 8u;
-        for (int s = 0; s < 4; s++) seq[s] = owners(c, s);
+        planes_of(c, &pl);
         Bucket *b = tt_find(c, lengths, extra);
         if (b) {
             for (u32 i = b->start + b->count; i-- > b->start;) {
                 Entry *e = &c->entries[i];
-                if ((seq[0] & e->mask[0]) != e->own[0] || (seq[1] & e->mask[1]) != e->own[1] ||
-                    (seq[2] & e->mask[2]) != e->own[2] || (seq[3] & e->mask[3]) != e->own[3])
+                if ((pl.p0[0] >> e->shift[0]) != e->top0[0] ||
+                    (pl.p1[0] >> e->shift[0]) != e->top1[0] ||
+                    (pl.p0[1] >> e->shift[1]) != e->top0[1] ||
+                    (pl.p1[1] >> e->shift[1]) != e->top1[1] ||
+                    (pl.p0[2] >> e->shift[2]) != e->top0[2] ||
+                    (pl.p1[2] >> e->shift[2]) != e->top1[2] ||
+                    (pl.p0[3] >> e->shift[3]) != e->top0[3] ||
+                    (pl.p1[3] >> e->shift[3]) != e->top1[3])
                     continue;
                 int decided = -1;
                 if (e->lower >= need) decided = 1;
                 else if (e->upper < need) decided = 0;
                 if (decided < 0) continue;
-                for (int s = 0; s < 4; s++) {
-                    int k = 0;
-                    u32 m = e->mask[s];
-                    while (m) {
-                        k++;
-                        m >>= 2;
-                    }
-                    rel[s] = top_cards(c->rem[s], k);
-                }
+                for (int s = 0; s < 4; s++) rel[s] = top_cards(c->rem[s], pl.n[s] - e->shift[s]);
                 return decided;
             }
         }
@@ -811,7 +834,7 @@ static int search(Core *c, int need, u16 *rel) {
     }
 done:
     memcpy(rel, acc, sizeof acc);
-    if (boundary && !is_root) tt_store(c, lengths, extra, seq, rel, need, result);
+    if (boundary && !is_root) tt_store(c, lengths, extra, &pl, rel, need, result);
     return result;
 }
 
@@ -1143,6 +1166,7 @@ static struct PyModuleDef fastsolver_module = {
 };
 
 PyMODINIT_FUNC PyInit__fastsolver(void) {
+    init_compress();
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&fastsolver_module);
     if (!m) return NULL;
