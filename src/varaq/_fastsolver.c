@@ -508,81 +508,93 @@ static int gen_moves(const Core *c, Move *moves) {
     }
     if (n <= 1) return n;
 
-    /* weights */
-    for (int i = 0; i < n; i++) {
-        Move *m = &moves[i];
-        int s = m->suit;
-        int r = rank_index(m->top);
-        int w = 0;
-        u16 all_s = c->rem[s];
-        if (pos == 0) {
+    /* weights: what each suit's cards have in common is worked out once per suit */
+    int suit_base[4] = {0, 0, 0, 0};
+    u16 suit_top[4] = {0, 0, 0, 0};   /* lead: the highest card of partner or opponents */
+    u16 suit_opp[4] = {0, 0, 0, 0};   /* lead: the opponents' highest card */
+    int suit_wins[4] = {0, 0, 0, 0};  /* lead: partner's card or ruff wins the trick */
+    int suit_ruffed[4] = {0, 0, 0, 0};
+    u16 suit_later[4] = {0, 0, 0, 0}; /* follow: the highest card a later opponent can beat us with */
+    int partner_safe = 1;
+    u16 overruff = 0; /* follow, ruffing: the highest trump of a later opponent void in the lead */
+    if (pos == 0) {
+        u16 opp_trumps = highbit(c->hand[lho][TRUMP] | c->hand[rho][TRUMP]);
+        u16 partner_trump = highbit(c->hand[partner][TRUMP]);
+        for (int s = first; s <= last; s++) {
+            if (!h[s]) continue;
             u16 opp = c->hand[lho][s] | c->hand[rho][s];
             u16 pm = c->hand[partner][s];
             int plain = s != TRUMP;
             int lho_ruffs = plain && !c->hand[lho][s] && c->hand[lho][TRUMP];
             int rho_ruffs = plain && !c->hand[rho][s] && c->hand[rho][TRUMP];
             int partner_ruffs = plain && !pm && c->hand[partner][TRUMP];
-            u16 opp_trumps = c->hand[lho][TRUMP] | c->hand[rho][TRUMP];
             /* A smaller tree first: the opponents' choices grow with their cards in the suit,
              * and a void opponent may play anything. */
             int nl = popcount16(c->hand[lho][s]), nr = popcount16(c->hand[rho][s]);
-            int branch = -((nl ? nl : left) + (nr ? nr : left)) * 4;
-            int ruffed = lho_ruffs || rho_ruffs;
-            int wins;
-            if (m->top > highbit(opp) || (pm && highbit(pm) > highbit(opp))) {
-                wins = !ruffed || (partner_ruffs && highbit(c->hand[partner][TRUMP]) > highbit(opp_trumps));
-            } else {
-                wins = partner_ruffs && opp &&
-                       (!ruffed && highbit(c->hand[partner][TRUMP]) > (lho_ruffs || rho_ruffs ? highbit(opp_trumps) : 0));
+            suit_base[s] = -((nl ? nl : left) + (nr ? nr : left)) * 4;
+            suit_ruffed[s] = lho_ruffs || rho_ruffs;
+            suit_opp[s] = highbit(opp);
+            suit_top[s] = highbit(opp | pm);
+            /* does the lead win the trick, by a top card of ours or by partner's ruff? */
+            int top_wins = !suit_ruffed[s] || (partner_ruffs && partner_trump > opp_trumps);
+            int ruff_wins = partner_ruffs && opp && !suit_ruffed[s];
+            int partner_top = pm && highbit(pm) > suit_opp[s];
+            suit_wins[s] = partner_top ? (top_wins ? 2 : 0) : (ruff_wins ? 1 : 0);
+            suit_wins[s] |= top_wins ? 4 : 0;
+        }
+    } else {
+        for (int s = first; s <= last; s++) {
+            if (!h[s]) continue;
+            for (int k = 1; k <= 3 - pos; k++) {
+                int seat = (turn + k) & 3;
+                if (seat != partner) suit_later[s] |= c->hand[seat][s];
             }
+            suit_later[s] = highbit(suit_later[s]);
+        }
+        for (int k = 1; k <= 3 - pos; k++) {
+            int seat = (turn + k) & 3;
+            if (seat != partner && !c->hand[seat][led]) {
+                u16 t = highbit(c->hand[seat][TRUMP]);
+                if (t > overruff) overruff = t;
+            }
+        }
+        if (partner_winning && pos < 3 && win_suit == led) {
+            u16 ol = c->hand[lho][led];
+            if (ol && highbit(ol) > win_bit) partner_safe = 0;
+            if (!ol && c->hand[lho][TRUMP] && led != TRUMP) partner_safe = 0;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        Move *m = &moves[i];
+        int s = m->suit;
+        int r = rank_index(m->top);
+        int w;
+        if (pos == 0) {
+            int mine_top = m->top > suit_opp[s];
+            int wins = mine_top || (suit_wins[s] & 2) ? (suit_wins[s] & 4) != 0 : (suit_wins[s] & 1);
             if (wins) {
-                if (m->top > highbit(opp | pm)) w = 60 + r;      /* cash my winner */
-                else if (pm && highbit(pm) > highbit(opp)) w = 55 - r; /* to partner's winner */
-                else w = 50 - r;                                  /* for partner to ruff */
+                if (m->top > suit_top[s]) w = 60 + r;  /* cash my winner */
+                else if (suit_wins[s] & 2) w = 55 - r; /* to partner's winner */
+                else w = 50 - r;                       /* for partner to ruff */
             } else {
                 w = 20 - r;
-                if (ruffed) w -= 10;
-                if (m->top > highbit(opp)) w += 10; /* my top card, ruffed: draws their trump */
+                if (suit_ruffed[s]) w -= 10;
+                if (mine_top) w += 10; /* my top card, ruffed: draws their trump */
             }
-            w += branch;
+            w += suit_base[s];
         } else {
             /* following or discarding */
-            int beats;
-            if (s == win_suit) beats = m->top > win_bit;
-            else beats = (s == TRUMP);
-            u16 later = 0; /* cards of seats still to play that could beat us in this suit */
-            int seats_after = 3 - pos;
-            for (int k = 1; k <= seats_after; k++) {
-                int seat = (turn + k) & 3;
-                if (seat == partner) continue;
-                later |= c->hand[seat][s];
-            }
+            int beats = s == win_suit ? m->top > win_bit : s == TRUMP;
             if (s == led || (s == TRUMP && beats)) {
                 if (partner_winning) {
                     /* keep low unless partner can be beaten later */
-                    int partner_safe = 1;
-                    if (pos < 3) {
-                        int opp_seat = lho;
-                        u16 ol = c->hand[opp_seat][win_suit];
-                        if (win_suit == led && ol && highbit(ol) > win_bit) partner_safe = 0;
-                        if (win_suit == led && !c->hand[opp_seat][led] && c->hand[opp_seat][TRUMP] && led != TRUMP) partner_safe = 0;
-                    }
                     if (partner_safe) w = 60 - r;
-                    else if (beats && highbit(later) < m->top) w = 65 - r; /* cover and hold */
+                    else if (beats && suit_later[s] < m->top) w = 65 - r; /* cover and hold */
                     else w = (beats ? 35 : 30) - r;
                     if (s == TRUMP && s != led) w -= 50; /* never ruff partner's winner */
                 } else if (beats) {
                     /* win: cheaply, and with a card the later hands cannot beat if possible */
-                    int holds = highbit(later) < m->top;
-                    if (s == TRUMP && s != led) {
-                        /* a ruff: can a later opponent over-ruff? */
-                        holds = 1;
-                        for (int k = 1; k <= seats_after; k++) {
-                            int seat = (turn + k) & 3;
-                            if (seat == partner) continue;
-                            if (!c->hand[seat][led] && highbit(c->hand[seat][TRUMP]) > m->top) holds = 0;
-                        }
-                    }
+                    int holds = s == TRUMP && s != led ? overruff < m->top : suit_later[s] < m->top;
                     w = (holds ? 70 : 45) - r;
                     if (pos == 1 && !holds) w = 35 - r;
                 } else {
@@ -591,7 +603,7 @@ static int gen_moves(const Core *c, Move *moves) {
             } else {
                 /* a discard: the lowest card of a suit that is not worth keeping */
                 w = 20 - r;
-                if (highbit(all_s) & h[s]) w -= 15; /* keep a winner */
+                if (highbit(c->rem[s]) & h[s]) w -= 15; /* keep a winner */
                 w += popcount16(h[s]);
                 if (partner_winning && s == TRUMP) w -= 40;
             }
