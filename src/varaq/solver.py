@@ -307,9 +307,9 @@ class Solver:
         first_trick_two_clubs: bool = False,
     ) -> dict[int, int]:
         """Exact counted tricks after each distinct card of the player to move."""
-        out: dict[int, int] = {}
         if self._core is not None:
             return self._core_move_values(hands, leader, trick, broken, first_trick_two_clubs)
+        out: dict[int, int] = {}
         guess: int | None = None
         for card in self.root_moves(hands, leader, trick, broken, first_trick_two_clubs):
             out[card] = guess = self._after(hands, leader, trick, broken, card, guess)

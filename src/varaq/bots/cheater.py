@@ -180,7 +180,9 @@ def _perfect_rest(g: Game) -> HandScore:
     left = g.hands[g.turn].bit_count()
     bids = (g.bids[0], g.bids[1], g.bids[2], g.bids[3])
     taken = list(g.taken)
-    ns = _north_south_tricks(tuple(g.hands), g.leader, g.broken, jokers)
+    # The opening lead of a 2C-leads game is the 2C, which the solver must be told.
+    two_clubs = g.rules.two_clubs_leads and not g.tricks
+    ns = _north_south_tricks(tuple(g.hands), g.leader, g.broken, jokers, two_clubs)
     side_tricks = (ns, left - ns)
     for side in (0, 1):
         rest = side_tricks[side]
@@ -206,11 +208,11 @@ def _perfect_rest(g: Game) -> HandScore:
 
 @lru_cache(maxsize=64)
 def _north_south_tricks(
-    hands: tuple[int, ...], leader: int, broken: bool, jokers: bool,
+    hands: tuple[int, ...], leader: int, broken: bool, jokers: bool, two_clubs: bool,
 ) -> int:
     """North-South's double-dummy tricks from a trick boundary.  Cached: every candidate bid of
     one decision ends in the same deal, and the bid does not change the cards."""
-    return Solver(0, jokers=jokers).value(hands, leader, (), broken)
+    return Solver(0, jokers=jokers).best(hands, leader, (), broken, two_clubs)[0]
 
 
 def _nil_breakable_now(g: Game, seat: int, defence: int) -> bool:
@@ -219,6 +221,8 @@ def _nil_breakable_now(g: Game, seat: int, defence: int) -> bool:
     breaker = Solver(defence, jokers=g.rules.jokers, counted=[o == seat for o in range(4)],
                      node_limit=NIL_NODE_LIMIT)
     try:
+        if g.rules.two_clubs_leads and not g.tricks:
+            return breaker.at_least_after(g.hands, g.leader, (), g.broken, TWO_CLUBS, 1)
         return breaker.at_least(g.hands, g.leader, (), g.broken, 1)
     except SolverLimit:
         return False
