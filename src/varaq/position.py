@@ -37,6 +37,9 @@ from dataclasses import dataclass
 
 from .cards import (
     BJ,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
     JOKER_DECK,
     LJ,
     RANK_LETTERS,
@@ -59,7 +62,7 @@ from .seats import SEAT_LETTERS
 __all__ = ["Position", "PositionError", "seat_letter", "parse_seat"]
 
 #: Suits in the order a hand is written: spades, hearts, diamonds, clubs.
-_WRITTEN_SUITS = (SPADES, 2, 1, 0)
+_WRITTEN_SUITS = (SPADES, HEARTS, DIAMONDS, CLUBS)
 _OPTIONS = ("leader", "broken", "trick", "jokers", "two_clubs")
 
 
