@@ -1110,6 +1110,110 @@ static PyObject *Core_value(Core *self, PyObject *args) {
     return Py_BuildValue("(il)", value, card);
 }
 
+/* One card's count at the root within lo..hi, by questions stepping from `guess`; `relu` gets
+ * the union of the ranks the answers rested on.  -1 at the node limit. */
+static int root_move_value(Core *c, const Move *m, int guess, int lo, int hi, u16 *relu) {
+    int probe = guess;
+    while (lo < hi) {
+        if (probe <= lo || probe > hi) probe = (lo + hi + 1) / 2;
+        u16 crel[4];
+        int r = try_move(c, m->suit, m->bit, probe, crel);
+        if (c->aborted) return -1;
+        for (int k = 0; k < 4; k++) relu[k] |= crel[k];
+        if (r) {
+            lo = probe;
+            probe++;
+        } else {
+            hi = probe - 1;
+            probe--;
+        }
+    }
+    return lo;
+}
+
+/* values(hands, leader, trick, broken) -> {card: tricks} for one card of each run of the player
+ * to move, or None at the node limit.  The best card's count comes first; every other card is
+ * bounded by it, and a card lower than every rank another card's answer rested on (in the same
+ * suit, that card's whole run lower too) shares that card's count without a search. */
+static PyObject *Core_values(Core *self, PyObject *args) {
+    PyObject *hands, *trick;
+    int leader, broken;
+    if (!PyArg_ParseTuple(args, "OiOp", &hands, &leader, &trick, &broken)) return NULL;
+    if (load_position(self, hands, leader, trick, broken) < 0) return NULL;
+    int turn = (self->leader + self->ntrick) & 3;
+    int maximiser = (turn & 1) == self->side;
+    int left = tricks_left(self, turn);
+    PyObject *out = PyDict_New();
+    if (!out || left == 0) return out;
+    /* the position's count and a best card */
+    RootProbe rp = {-1, 0, -1};
+    int lo = 0, hi = left;
+    int guess = self->by_side && self->ntrick == 0 ? estimate(self, self->side) + 2 : (left + 1) / 2;
+    int probe = guess;
+    while (lo < hi) {
+        if (probe <= lo || probe > hi) probe = (lo + hi + 1) / 2;
+        int r = root_probe(self, probe, maximiser, &rp);
+        if (r < 0) {
+            Py_DECREF(out);
+            Py_RETURN_NONE;
+        }
+        if (r) {
+            lo = probe;
+            probe++;
+        } else {
+            hi = probe - 1;
+            probe--;
+        }
+    }
+    int best = lo;
+    Move moves[MAX_MOVES];
+    int n = gen_moves(self, moves);
+    /* per suit, the answers that cover lower cards: (threshold, count) */
+    u16 cover_below[4][MAX_MOVES];
+    int cover_value[4][MAX_MOVES];
+    int ncover[4] = {0, 0, 0, 0};
+    for (int i = 0; i < n; i++) {
+        const Move *m = &moves[i];
+        int s = m->suit, value = -1;
+        for (int j = 0; j < ncover[s]; j++)
+            if (m->top < cover_below[s][j]) {
+                value = cover_value[s][j];
+                break;
+            }
+        if (value < 0) {
+            int found = rp.suit == s && rp.bit == m->bit;
+            u16 relu[4] = {0, 0, 0, 0};
+            if (found) {
+                value = best;
+            } else {
+                /* no card beats the best: at most its count (maximiser), at least (minimiser) */
+                value = maximiser ? root_move_value(self, m, best, 0, best, relu)
+                                  : root_move_value(self, m, best + 1, best, left, relu);
+                if (value < 0) {
+                    Py_DECREF(out);
+                    Py_RETURN_NONE;
+                }
+                u16 t = relu[s] ? lowbit(relu[s]) : ABOVE_ALL;
+                if (m->top < t) {
+                    cover_below[s][ncover[s]] = t;
+                    cover_value[s][ncover[s]++] = value;
+                }
+            }
+        }
+        PyObject *key = PyLong_FromLong(suit_bit_to_card(s, m->bit, self->jokers));
+        PyObject *val = PyLong_FromLong(value);
+        if (!key || !val || PyDict_SetItem(out, key, val) < 0) {
+            Py_XDECREF(key);
+            Py_XDECREF(val);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(key);
+        Py_DECREF(val);
+    }
+    return out;
+}
+
 static PyObject *Core_clear(Core *self, PyObject *Py_UNUSED(ignored)) {
     tt_clear(self);
     Py_RETURN_NONE;
@@ -1148,6 +1252,9 @@ static PyMethodDef Core_methods[] = {
     {"value", (PyCFunction)Core_value, METH_VARARGS,
      "value(hands, leader, trick, broken, guess=-1, lo=0, hi=-1): (tricks, best card) within "
      "the known bounds lo..hi (hi -1: none), None at the node limit"},
+    {"values", (PyCFunction)Core_values, METH_VARARGS,
+     "values(hands, leader, trick, broken): {card: tricks} for one card of each run of the "
+     "player to move (None at the node limit)"},
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
     {NULL, NULL, 0, NULL},
 };

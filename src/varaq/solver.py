@@ -319,27 +319,17 @@ class Solver:
         self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool,
         first_trick_two_clubs: bool,
     ) -> dict[int, int]:
-        """The core's way: the position's value and a best card first; every other card is then
-        bounded by that value (no card beats the best), so most take one question."""
+        """The core's way (``Core.values``): the position's count and a best card first, every
+        other card bounded by it, and cards lower than every rank a sibling's answer rested on
+        given that sibling's count without a search."""
         moves = self.root_moves(hands, leader, trick, broken, first_trick_two_clubs)
-        if not moves:
-            return {}
-        value, best = self.best(hands, leader, trick, broken, first_trick_two_clubs)
-        maximising = ((leader + len(trick)) & 3 & 1) == self.side
-        out: dict[int, int] = {}
-        for card in moves:
-            if card == best:
-                out[card] = value
-                continue
-            after, lead, new_trick, brk, _, won = self._child(hands, leader, trick, broken, card)
-            bound = value - won
-            if maximising:  # this card takes at most the best's count
-                answer = self._core.value(after, lead, new_trick, brk, bound, 0, max(bound, 0))
-            else:  # at least
-                answer = self._core.value(after, lead, new_trick, brk, bound + 1, max(bound, 0))
-            self._core_done(answer)
-            out[card] = won + int(answer[0])
-        return out
+        if first_trick_two_clubs and not trick:
+            return {card: self._after(hands, leader, trick, broken, card) for card in moves}
+        answer = self._core.values(hands, leader, tuple(trick), broken)
+        self._core_done(answer)
+        # The core's runs are the Python search's runs; ask for any card it did not list.
+        return {card: answer[card] if card in answer else
+                self._after(hands, leader, trick, broken, card) for card in moves}
 
     def best(
         self, hands: Sequence[int], leader: int, trick: Sequence[int] = (), broken: bool = False,
