@@ -89,6 +89,22 @@ def test_card_values_agree_for_every_legal_card() -> None:
             card_values(hands, leader, trick, broken, jokers, side, backend="python")
 
 
+def test_every_cards_count_agrees_for_side_and_nil_objectives() -> None:
+    rng = random.Random(77)
+    for _ in range(200):
+        jokers = rng.random() < 0.3
+        hands, leader, trick, broken = _random_position(rng, rng.randint(1, 6), jokers)
+        side, counted = rng.randrange(2), None
+        if rng.random() < 0.4:
+            seat = rng.randrange(4)
+            side, counted = 1 - (seat & 1), [s == seat for s in range(4)]
+        core = Solver(side, jokers=jokers, counted=counted, backend="c")
+        python = Solver(side, jokers=jokers, counted=counted, backend="python")
+        assert core.move_values(hands, leader, trick, broken) == python.move_values(
+            hands, leader, trick, broken
+        ), (hands, leader, trick, broken, side, counted)
+
+
 def test_the_two_clubs_opening_lead_is_honoured() -> None:
     rng = random.Random(5)
     for _ in range(20):
