@@ -14,9 +14,10 @@
  *
  * - Null-window search: "can the maximising side take at least `need` of the remaining
  *   tricks?".  A yes or no prunes far more than a window of values; the exact count is a few
- *   such questions.
- * - Quick tricks and sure trumps at the start of each trick bound the answer before any card is
- *   tried.
+ *   such questions, asked one step at a time from a first guess (the side's share of the top
+ *   cards).
+ * - Quick tricks, sure trumps and "the side on lead loses this trick" at the start of each trick
+ *   bound the answer before any card is tried.
  * - A transposition table keyed on the suit lengths of each hand, the leader and whether spades
  *   are broken.  Each entry keeps bounds together with the owners of only those top cards of
  *   each suit that decided the result (the "relevant" ranks): small cards whose order never
