@@ -1026,6 +1026,56 @@ static int root_probe(Core *c, int need, int maximiser, RootProbe *rp) {
     return r;
 }
 
+/* A yes/no question about the count: "at least `need`?"; 1, 0, or -1 at the node limit. */
+typedef int (*Question)(Core *c, int need, void *context);
+
+/* The count within lo..hi from yes/no questions: one step at a time from `guess` when it lies
+ * in lo+1..hi (each question near the count is the expensive kind, and a guess is usually
+ * within a trick or two; a guess above hi counts as hi), otherwise a binary search.  -1 at the
+ * node limit. */
+static int settle(Core *c, int guess, int lo, int hi, Question ask, void *context) {
+    if (guess > hi) guess = hi;
+    int stepping = guess > lo;
+    int probe = guess;
+    while (lo < hi) {
+        if (!stepping) probe = (lo + hi + 1) / 2;
+        int r = ask(c, probe, context);
+        if (r < 0) return -1;
+        if (r) {
+            lo = probe;
+            probe++;
+        } else {
+            hi = probe - 1;
+            probe--;
+        }
+    }
+    return lo;
+}
+
+typedef struct {
+    RootProbe *rp;
+    int maximiser;
+} RootQuestion;
+
+static int ask_root(Core *c, int need, void *context) {
+    RootQuestion *q = (RootQuestion *)context;
+    return root_probe(c, need, q->maximiser, q->rp);
+}
+
+typedef struct {
+    const Move *move;
+    u16 *relu; /* the union of the ranks the answers rested on */
+} MoveQuestion;
+
+static int ask_move(Core *c, int need, void *context) {
+    MoveQuestion *q = (MoveQuestion *)context;
+    u16 crel[4];
+    int r = try_move(c, q->move->suit, q->move->bit, need, crel);
+    if (c->aborted) return -1;
+    for (int k = 0; k < 4; k++) q->relu[k] |= crel[k];
+    return r;
+}
+
 /* value(hands, leader, trick, broken, guess) -> (tricks, best card) or None at the node limit.
  * The best card is one that achieves the count for the player to move (-1 if none to play). */
 static PyObject *Core_value(Core *self, PyObject *args) {
@@ -1048,37 +1098,12 @@ static PyObject *Core_value(Core *self, PyObject *args) {
         /* Two above the estimate: from above, the first questions are ones the side cannot
          * meet, and on random full deals those are settled faster than the ones it can. */
         guess = estimate(self, self->side) + 2;
-        if (guess < 1) guess = 1;
-        if (guess > hi) guess = hi;
     }
-    /* From the guess, one step at a time towards the answer (each question near the value is
-     * the expensive kind, and the guess is usually within a trick or two); without a guess, a
-     * binary search on yes/no answers. */
-    if (guess > lo && guess <= hi) {
-        int probe = guess;
-        while (lo < hi) {
-            int r = root_probe(self, probe, maximiser, &rp);
-            if (r < 0) Py_RETURN_NONE;
-            if (r) {
-                lo = probe;
-                probe++;
-            } else {
-                hi = probe - 1;
-                probe--;
-            }
-            if (probe <= lo || probe > hi) break;
-        }
-    }
-    while (lo < hi) {
-        int probe = (lo + hi + 1) / 2;
-        int r = root_probe(self, probe, maximiser, &rp);
-        if (r < 0) Py_RETURN_NONE;
-        if (r) lo = probe;
-        else hi = probe - 1;
-    }
+    RootQuestion question = {&rp, maximiser};
+    int value = settle(self, guess, lo, hi, ask_root, &question);
+    if (value < 0) Py_RETURN_NONE;
     int best_suit = rp.suit;
     u16 best_bit = rp.bit;
-    int value = lo;
     if (bounded) return Py_BuildValue("(il)", value, -1L); /* a card's value: no card wanted */
     /* a maximiser at 0, or a minimiser at the full count: every card does as well */
     if ((maximiser && value == 0) || (!maximiser && value == tricks_left(self, turn)) ||
@@ -1111,27 +1136,6 @@ static PyObject *Core_value(Core *self, PyObject *args) {
     return Py_BuildValue("(il)", value, card);
 }
 
-/* One card's count at the root within lo..hi, by questions stepping from `guess`; `relu` gets
- * the union of the ranks the answers rested on.  -1 at the node limit. */
-static int root_move_value(Core *c, const Move *m, int guess, int lo, int hi, u16 *relu) {
-    int probe = guess;
-    while (lo < hi) {
-        if (probe <= lo || probe > hi) probe = (lo + hi + 1) / 2;
-        u16 crel[4];
-        int r = try_move(c, m->suit, m->bit, probe, crel);
-        if (c->aborted) return -1;
-        for (int k = 0; k < 4; k++) relu[k] |= crel[k];
-        if (r) {
-            lo = probe;
-            probe++;
-        } else {
-            hi = probe - 1;
-            probe--;
-        }
-    }
-    return lo;
-}
-
 /* values(hands, leader, trick, broken) -> {card: tricks} for one card of each run of the player
  * to move, or None at the node limit.  The best card's count comes first; every other card is
  * bounded by it, and a card lower than every rank another card's answer rested on (in the same
@@ -1148,25 +1152,13 @@ static PyObject *Core_values(Core *self, PyObject *args) {
     if (!out || left == 0) return out;
     /* the position's count and a best card */
     RootProbe rp = {-1, 0, -1};
-    int lo = 0, hi = left;
-    int guess = self->by_side && self->ntrick == 0 ? estimate(self, self->side) + 2 : (left + 1) / 2;
-    int probe = guess;
-    while (lo < hi) {
-        if (probe <= lo || probe > hi) probe = (lo + hi + 1) / 2;
-        int r = root_probe(self, probe, maximiser, &rp);
-        if (r < 0) {
-            Py_DECREF(out);
-            Py_RETURN_NONE;
-        }
-        if (r) {
-            lo = probe;
-            probe++;
-        } else {
-            hi = probe - 1;
-            probe--;
-        }
+    RootQuestion question = {&rp, maximiser};
+    int guess = self->by_side && self->ntrick == 0 ? estimate(self, self->side) + 2 : -1;
+    int best = settle(self, guess, 0, left, ask_root, &question);
+    if (best < 0) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;
     }
-    int best = lo;
     Move moves[MAX_MOVES];
     int n = gen_moves(self, moves);
     /* per suit, the answers that cover lower cards: (threshold, count) */
@@ -1188,8 +1180,9 @@ static PyObject *Core_values(Core *self, PyObject *args) {
                 value = best;
             } else {
                 /* no card beats the best: at most its count (maximiser), at least (minimiser) */
-                value = maximiser ? root_move_value(self, m, best, 0, best, relu)
-                                  : root_move_value(self, m, best + 1, best, left, relu);
+                MoveQuestion q = {m, relu};
+                value = maximiser ? settle(self, best, 0, best, ask_move, &q)
+                                  : settle(self, best + 1, best, left, ask_move, &q);
                 if (value < 0) {
                     Py_DECREF(out);
                     Py_RETURN_NONE;
