@@ -5,7 +5,8 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
     python benchmarks/strength.py [--deals 500] [--hard-deals 500] [--matches 100]
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
                                   [--hard-minutes M]
-                                  [--legs normal-easy,hard-normal,hard-matches,hard-cheater]
+                                  [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
+                                          hard-classic]
 
 Why: the computer players are the product, and "stronger" only means something as a number with
 an error bar.  Every leg is a duplicate arena (each deal played both ways on the same cards), so
@@ -16,7 +17,9 @@ the figures are paired differences in points per hand with a 95% interval.  The 
   zero), which also gives Hard's nil made rate (goal: ≥ 70%) and its side's set rate (< 15%);
 - ``hard-matches``: Hard against Normal over ``--matches`` whole matches to the target, played
   both ways (goal: Hard wins ≥ 75%);
-- ``hard-cheater``: Hard against the cheater, which sees every card: how far below the ceiling.
+- ``hard-cheater``: Hard against the cheater, which sees every card: how far below the ceiling;
+- ``hard-classic``: Hard against the Hard of version 0.1 (``hard-classic``, which solved only
+  the last 4 cards of its layouts): what solving earlier buys (issue 12).
 
 Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
 ``--hard-minutes`` (a time box per leg) let a run fit the time there is, and each leg's JSON says
@@ -36,7 +39,9 @@ from typing import Any
 from varaq.arena import ArenaConfig, ArenaError, run_arena
 from varaq.rules import Rules
 
-LEGS = ("normal-easy", "hard-normal", "hard-matches", "hard-cheater")
+LEGS = ("normal-easy", "hard-normal", "hard-matches", "hard-cheater", "hard-classic")
+#: The players that take ``--budget`` / ``--samples``.
+THINKERS = ("hard", "hard-classic")
 
 
 def leg(
@@ -51,7 +56,7 @@ def leg(
         options = (("samples", samples),)
     config = ArenaConfig(
         a=a, b=b, rules=rules, seed=seed, deals=deals, matches=matches,
-        a_options=options if a == "hard" else (), b_options=options if b == "hard" else (),
+        a_options=options if a in THINKERS else (), b_options=options if b in THINKERS else (),
     )
     try:
         result = run_arena(config, jobs=jobs, progress=sys.stderr.isatty(), minutes=minutes)
@@ -113,6 +118,10 @@ def main() -> int:
         out["legs"]["hard-cheater"] = leg(
             "hard", "cheater", deals=args.hard_deals, **hard, **common
         )
+    if "hard-classic" in legs:
+        out["legs"]["hard-classic"] = leg(
+            "hard", "hard-classic", deals=args.hard_deals, **hard, **common
+        )
     out["goals"] = goals(out["legs"])
     print(json.dumps(out, indent=2))
     return 0
@@ -157,6 +166,11 @@ def goals(legs: dict[str, Any]) -> dict[str, Any]:
         found["hard_below_cheater_by"] = {
             "value": -d["mean"], "ci95": [-d["ci95"][1], -d["ci95"][0]],
             "goal": "report only",
+        }
+    if (hk := diff("hard-classic")) is not None:
+        d = hk["difference"]
+        found["hard_beats_hard_classic_by"] = {
+            "value": d["mean"], "ci95": d["ci95"], "goal": "report (CI above 0 wanted)",
         }
     return found
 

@@ -44,3 +44,26 @@ def play_hand(game: Game, rng: random.Random) -> None:
     hand_no = game.hand_no
     while game.hand_no == hand_no and not game.is_over:
         game.apply(rng.choice(game.legal_actions()))
+
+
+def random_holdings(
+    rng: random.Random, cards: int, jokers: bool, in_trick: int | None = None,
+) -> tuple[list[int], int, list[int]]:
+    """(hands, leader, trick): ``cards`` cards a hand, minus one for each seat that has played
+    to the trick in progress (``in_trick`` cards, random if not given)."""
+    deck = list(cards_of(JOKER_DECK if jokers else STANDARD_DECK))
+    rng.shuffle(deck)
+    leader = rng.randrange(4)
+    if in_trick is None:
+        in_trick = rng.randrange(4)
+    trick = deck[:in_trick]
+    pos = in_trick
+    hands = [0, 0, 0, 0]
+    for i in range(4):
+        seat = (leader + i) & 3
+        n = cards - 1 if i < in_trick else cards
+        for c in deck[pos:pos + n]:
+            hands[seat] |= 1 << c
+        pos += n
+    return hands, leader, trick
+

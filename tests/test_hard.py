@@ -225,3 +225,20 @@ def test_hard_ducks_with_eight_bags_when_the_contract_is_safe() -> None:
     decision = HardBot(samples=20, use_bids=False).decide(g.view(0), random.Random(3))
     assert decision.action == parse_card("2D")
     assert "layouts" in decision.reason  # searched, not a fallback
+
+
+def test_hard_solves_from_ten_cards_with_the_compiled_solver_the_classic_hard_from_four() -> None:
+    from varaq.arena import _load_bot
+    from varaq.bots.cheater import DEFAULTS, CheaterBot
+    from varaq.bots.hard import SOLVER_CARDS, ClassicHardBot
+    from varaq.solver import default_backend
+
+    backend = default_backend()
+    assert HardBot().solver_cards == SOLVER_CARDS[backend]
+    assert HardBot(solver_cards=7).solver_cards == 7
+    with pytest.raises(ValueError, match="solver_cards"):
+        HardBot(solver_cards=0)
+    classic = _load_bot("hard-classic", (("samples", 3),))
+    assert isinstance(classic, ClassicHardBot)
+    assert classic.solver_cards == 4 and classic.samples == 3
+    assert (CheaterBot().solver_cards, CheaterBot().tail_cards) == DEFAULTS[backend]

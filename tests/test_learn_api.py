@@ -129,7 +129,11 @@ def test_bad_tries_are_refused_in_one_line(client: TestClient) -> None:
 # -- reviews ----------------------------------------------------------------------------------
 
 
-def test_a_record_is_reviewed_from_the_last_trick_back(reviewing: TestClient) -> None:
+def test_a_record_is_reviewed_from_the_last_trick_back(
+    reviewing: TestClient, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The Python solver, whose node limit these tests use to stop a review early.
+    monkeypatch.setenv("VARAQ_SOLVER", "python")
     response = reviewing.post("/api/review", json={"record": scoring_record("3C")})
     assert response.status_code == 202, response.text
     job = response.json()
@@ -242,7 +246,8 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
-def test_one_review_per_client_and_a_cap_on_the_server() -> None:
+def test_one_review_per_client_and_a_cap_on_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VARAQ_SOLVER", "python")  # its node limit stops the review early
     run_async(one_review_per_client_and_a_cap_on_the_server())
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from varaq import Game
 from varaq.bots.normal import NormalBot
 from varaq.cards import parse_card, parse_hand
@@ -146,7 +148,10 @@ def test_steps_go_from_the_last_tricks_back_to_the_first() -> None:
     assert covered == list(range(52))
 
 
-def test_a_step_beyond_the_solvers_limit_stops_with_the_reason() -> None:
+def test_a_step_beyond_the_solvers_limit_stops_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("VARAQ_SOLVER", "python")  # its node limit is what this test reaches
     facts = HandFacts.from_game(finished("KC"), 1)
     result = run_step(facts, Step("price", 0, 3), nodes=10)
     assert result.stopped == "trick 1 needs a faster solver"

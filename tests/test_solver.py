@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from deal_helpers import random_holdings
 from varaq import Game
-from varaq.cards import JOKER_DECK, STANDARD_DECK, cards_of, parse_hand
+from varaq.cards import parse_hand
 from varaq.engine import PLAY
 from varaq.events import TrickResult
 from varaq.rules import Rules
@@ -59,19 +60,7 @@ def _brute(g: Game, side: int) -> int:
 
 def _random_endgame(rng: random.Random, jokers: bool, cards: int) -> tuple[Rules, Game]:
     rules = Rules.named("classic").with_options(jokers=jokers)
-    deck = list(cards_of(JOKER_DECK if jokers else STANDARD_DECK))
-    rng.shuffle(deck)
-    leader = rng.randrange(4)
-    in_trick = rng.randrange(4)
-    trick = deck[:in_trick]
-    pos = in_trick
-    hands = [0, 0, 0, 0]
-    for i in range(4):
-        seat = (leader + i) & 3
-        n = cards - 1 if i < in_trick else cards
-        for c in deck[pos:pos + n]:
-            hands[seat] |= 1 << c
-        pos += n
+    hands, leader, trick = random_holdings(rng, cards, jokers)
     # Keep the trick legal enough to mean something: it only needs a led suit.
     broken = rng.random() < 0.5 or any(c >= 39 for c in trick)
     return rules, _endgame(rules, hands, leader, trick, broken)

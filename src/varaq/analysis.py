@@ -9,8 +9,9 @@ player could have known.
 
 Kept modest on purpose:
 
-- the solver is Python; full 13-card positions take too long, so only the last ``--cards``
-  tricks (6 by default) are solved;
+- with the solver's compiled core every card of the hand is priced (``--cards 13``, the
+  default); with only the pure Python search, full 13-card positions take too long, so the
+  default is the last 6 tricks;
 - the solver counts a side's tricks, which is not what a nil bidder or its partner plays for;
   while a nil is alive, a card is judged on the nil alone: a card of the nil side after which
   the defence can force the nil bidder to take a trick (when it could not before), or a card
@@ -33,13 +34,14 @@ from .engine import Game, HandLog
 from .record import RecordError, load_record, parse_record
 from .rules import Rules
 from .seats import SEAT_LETTERS
-from .solver import Solver, card_values, trick_winner
+from .solver import Solver, card_values, default_backend, trick_winner
 
 __all__ = ["add_arguments", "run", "CardCost", "HandAnalysis", "analyse_hand", "analyse_game"]
 
 BAD_RECORD = 2
-#: Solve from the point where every hand holds at most this many cards.
-DEFAULT_CARDS = 6
+#: Solve from the point where every hand holds at most this many cards: every card with the
+#: compiled solver, the last 6 tricks with the pure Python one.
+DEFAULT_CARDS = 13 if default_backend() == "c" else 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,7 @@ def analyse_hand(
             else:
                 side = seat & 1
                 values = card_values(hands, leader, trick, broken, rules, side,
+                                     first_trick_two_clubs=i == 0 and rules.two_clubs_leads,
                                      solver=solvers[side])
                 solved += 1
                 best_value = max(values.values())

@@ -60,9 +60,13 @@ __all__ = [
 ]
 
 #: Arena-only players, never offered at the table: name -> "module:Class".
-ARENA_ONLY = {"cheater": "varaq.bots.cheater:CheaterBot"}
+ARENA_ONLY = {
+    "cheater": "varaq.bots.cheater:CheaterBot",
+    # The Hard of version 0.1 (solving the last 4 cards only), to measure today's Hard against.
+    "hard-classic": "varaq.bots.hard:ClassicHardBot",
+}
 #: Bots that take a thinking budget in seconds (``--budget``).
-BUDGETED = ("hard",)
+BUDGETED = ("hard", "hard-classic")
 #: A match that has not ended after this many hands is stopped and counted as unfinished
 #: (two weak bots can both sink below zero and never reach the target).
 DEFAULT_MAX_HANDS = 200

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("varaq.replay", "check a game record and print its scores"),
     "arena": ("varaq.arena", "play computer players against each other in duplicate"),
     "analyse": ("varaq.analysis", "solve a record's hands double dummy and show each card's cost"),
+    "solve": ("varaq.solve_cli", "perfect play of positions given one per line (JSON answers)"),
 }
 
 

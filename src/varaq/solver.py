@@ -25,6 +25,14 @@ How it searches, and why each piece is there:
   or when you cannot beat the card on top; lead top cards first.  A good first move makes the
   null-window answer come back after one child.
 
+Two searches answer the same questions.  The compiled core (``varaq._fastsolver``, a small C
+extension built at install time where a C compiler exists) is picked automatically; the pure
+Python search below stays as the fallback and as the reference the compiled one is tested
+against.  ``VARAQ_SOLVER=python`` in the environment, or ``backend="python"``, forces the Python
+one (tests and benchmarks compare the two).  The core adds what makes a full 13-card deal fast:
+quick-trick bounds, and a table whose entries keep only the top cards that decided each result,
+so one entry answers for every position whose small cards differ (see ``_fastsolver.c``).
+
 Everything runs on integer bit masks (see :mod:`varaq.cards`); rules that matter to play are
 honoured: follow suit, no spade lead before spades are broken unless the leader holds only spades,
 the Big Joker Little Joker trump order, and the 2♣ opening lead (only for the first trick).
@@ -40,9 +48,12 @@ the Big Joker Little Joker trump order, and the 2♣ opening lead (only for the 
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .cards import (
     RANK_OF,
@@ -62,8 +73,64 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SolveResult", "SolverLimit", "Solver", "solve", "card_values", "solve_game",
-    "game_card_values", "position_of", "representatives", "trick_winner",
+    "game_card_values", "position_of", "representatives", "trick_winner", "BACKENDS",
+    "default_backend", "backend_status", "tell_fallback",
 ]
+
+#: The two searches: the compiled core and the pure Python reference.
+BACKENDS = ("c", "python")
+
+
+def _load_core() -> tuple[ModuleType | None, str]:
+    try:
+        from . import _fastsolver  # type: ignore[attr-defined]
+    except ImportError:  # installed without a C compiler: the Python search serves
+        return None, "the compiled solver is not built (no C compiler at install time?)"
+    return _fastsolver, ""
+
+
+_CORE, _CORE_MISSING = _load_core()
+_log = logging.getLogger(__name__)
+_told = False
+
+
+def backend_status() -> tuple[str, str]:
+    """(backend used by default, one line saying why): for ``varaq solve --version`` and logs."""
+    chosen = default_backend()
+    if chosen == "c":
+        return chosen, "compiled core (varaq._fastsolver)"
+    if _CORE is None:
+        return chosen, f"pure Python: {_CORE_MISSING}"
+    return chosen, "pure Python: VARAQ_SOLVER=python"
+
+
+def default_backend() -> str:
+    """``"c"`` when the compiled core is built and ``VARAQ_SOLVER`` does not ask for Python."""
+    wanted = os.environ.get("VARAQ_SOLVER", "").strip().lower()
+    if wanted == "python" or _CORE is None:
+        return "python"
+    return "c"
+
+
+def tell_fallback() -> None:
+    """Say once per process, in one line, that the compiled core is missing (never at import:
+    the first search, or ``varaq solve``, says it)."""
+    global _told
+    if _CORE is None and not _told:
+        _told = True
+        _log.warning("varaq: %s; the pure Python solver is used (slower)", _CORE_MISSING)
+
+
+def _backend(backend: str | None) -> str:
+    if backend is None:
+        backend = default_backend()
+        if backend == "python":
+            tell_fallback()
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown solver backend {backend!r} (choose from c, python)")
+    if backend == "c" and _CORE is None:
+        raise ValueError(_CORE_MISSING)
+    return backend
 
 
 class SolverLimit(RuntimeError):
@@ -141,6 +208,7 @@ class Solver:
         jokers: bool = False,
         counted: Sequence[bool] | None = None,
         node_limit: int | None = None,
+        backend: str | None = None,
     ) -> None:
         self.side = side
         self.jokers = jokers
@@ -161,6 +229,18 @@ class Solver:
         #: One suit of a deal (four seats' cards) -> its squeezed form (see _relative).
         self._squeeze: dict[tuple[int, int, int, int], int] = {}
         self.hands = [0, 0, 0, 0]
+        self.backend = _backend(backend)
+        self._core: Any = None
+        if self.backend == "c":
+            assert _CORE is not None
+            mask = sum(1 << s for s in range(4) if self.counted[s])
+            self._core = _CORE.Core(side, mask, jokers, node_limit or 0)
+
+    def _core_done(self, answer: object) -> None:
+        """Count the core's nodes as ours, and turn its node-limit signal into SolverLimit."""
+        self.nodes = self._core.nodes
+        if answer is None or answer == -1:
+            raise SolverLimit(f"more than {self.node_limit} nodes")
 
     # -- public ---------------------------------------------------------------------------
 
@@ -172,6 +252,11 @@ class Solver:
 
         ``guess``, when given, is tried first (the search is exact whatever the guess).
         """
+        if self._core is not None:
+            answer = self._core.value(hands, leader, tuple(trick), broken,
+                                      -1 if guess is None else guess)
+            self._core_done(answer)
+            return int(answer[0])
         self.hands = list(hands)
         turn = (leader + len(trick)) & 3
         low, high = 0, self.hands[turn].bit_count()
@@ -198,6 +283,10 @@ class Solver:
         self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool, need: int,
     ) -> bool:
         """Whether the maximising side can secure ``need`` counted tricks from here."""
+        if self._core is not None:
+            answer = self._core.at_least(hands, leader, tuple(trick), broken, need)
+            self._core_done(answer)
+            return bool(answer)
         self.hands = list(hands)
         turn = (leader + len(trick)) & 3
         return self._node(turn, tuple(trick), leader, broken, need)
@@ -218,11 +307,29 @@ class Solver:
         first_trick_two_clubs: bool = False,
     ) -> dict[int, int]:
         """Exact counted tricks after each distinct card of the player to move."""
+        if self._core is not None:
+            return self._core_move_values(hands, leader, trick, broken, first_trick_two_clubs)
         out: dict[int, int] = {}
         guess: int | None = None
         for card in self.root_moves(hands, leader, trick, broken, first_trick_two_clubs):
             out[card] = guess = self._after(hands, leader, trick, broken, card, guess)
         return out
+
+    def _core_move_values(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool,
+        first_trick_two_clubs: bool,
+    ) -> dict[int, int]:
+        """The core's way (``Core.values``): the position's count and a best card first, every
+        other card bounded by it, and cards lower than every rank a sibling's answer rested on
+        given that sibling's count without a search."""
+        moves = self.root_moves(hands, leader, trick, broken, first_trick_two_clubs)
+        if first_trick_two_clubs and not trick:
+            return {card: self._after(hands, leader, trick, broken, card) for card in moves}
+        answer = self._core.values(hands, leader, tuple(trick), broken)
+        self._core_done(answer)
+        # The core's runs are the Python search's runs; ask for any card it did not list.
+        return {card: answer[card] if card in answer else
+                self._after(hands, leader, trick, broken, card) for card in moves}
 
     def best(
         self, hands: Sequence[int], leader: int, trick: Sequence[int] = (), broken: bool = False,
@@ -233,6 +340,11 @@ class Solver:
         Finds the value of the first card exactly, then only asks of each later card whether it
         does better (one null-window probe each, most answered by the table).
         """
+        if self._core is not None and not (first_trick_two_clubs and not trick):
+            # The core finds the card with the value: the root move of its settling probe.
+            answer = self._core.value(hands, leader, tuple(trick), broken, -1)
+            self._core_done(answer)
+            return int(answer[0]), int(answer[1])
         turn = (leader + len(trick)) & 3
         moves = self.root_moves(hands, leader, trick, broken, first_trick_two_clubs)
         if not moves:
@@ -284,6 +396,8 @@ class Solver:
         """Whether the maximising side secures ``need`` counted tricks once ``card`` is played
         (a trick the card completes counts)."""
         after, lead, new_trick, brk, turn, won = self._child(hands, leader, trick, broken, card)
+        if self._core is not None:
+            return self.at_least(after, lead, new_trick, brk, need - won)
         self.hands = after
         return self._node(turn, new_trick, lead, brk, need - won)
 
@@ -526,16 +640,18 @@ def solve(
     *,
     first_trick_two_clubs: bool = False,
     node_limit: int | None = None,
+    backend: str | None = None,
 ) -> SolveResult:
     """Perfect play from a position: tricks ``side`` takes from here and the best card.
 
     ``hands`` are the four current holdings, ``trick`` the cards already played to the trick
     in progress (led by ``leader``), ``rules`` a :class:`Rules` or just whether jokers are in
-    play.  ``side`` defaults to the side of the player to move.
+    play.  ``side`` defaults to the side of the player to move.  ``backend`` (``"c"`` or
+    ``"python"``) forces one search; by default the compiled core when it is built.
     """
     turn = (leader + len(trick)) & 3
     side = turn & 1 if side is None else side
-    solver = Solver(side, jokers=_jokers(rules), node_limit=node_limit)
+    solver = Solver(side, jokers=_jokers(rules), node_limit=node_limit, backend=backend)
     tricks, card = solver.best(hands, leader, trick, broken, first_trick_two_clubs)
     return SolveResult(side, tricks, card, solver.nodes)
 
@@ -550,6 +666,7 @@ def card_values(
     *,
     first_trick_two_clubs: bool = False,
     solver: Solver | None = None,
+    backend: str | None = None,
 ) -> dict[int, int]:
     """Tricks ``side`` takes from here after each legal card of the player to move.
 
@@ -561,7 +678,7 @@ def card_values(
     side = turn & 1 if side is None else side
     jokers = _jokers(rules)
     if solver is None or solver.side != side or solver.jokers != jokers:
-        solver = Solver(side, jokers=jokers)
+        solver = Solver(side, jokers=jokers, backend=backend)
     reps = solver.move_values(hands, leader, trick, broken, first_trick_two_clubs)
     out: dict[int, int] = {}
     hand = hands[turn]

@@ -16,20 +16,26 @@ Hard player with the guesswork removed — one layout, the true one:
   from the first lead, that a defence seeing every card can force a trick on it;
 - blind nil and the exchange: Normal's judgement.
 
-A full 13-card double-dummy solve takes too long in Python to be done at every card (see the
-"Solver" section of BENCHMARKS.md), which is why the early play is simulated rather than solved.
+With the solver's compiled core both thresholds are 13 by default: the cheater plays perfect
+double-dummy cards from the first lead whenever no nil is alive, and judges bids by perfect play
+of the whole hand, which makes it the arena's ceiling.  With only the pure Python solver a full
+deal takes too long, so it keeps the old thresholds (solve from 6 cards, playouts to 7).
 Ending every simulation in perfect play matters: a cheater whose playouts trusted the opponents
 to play Normal's cards to the end chose lines only a Normal defence lets through, and lost to
-the Hard player (BENCHMARKS.md, "Hard against the cheater").
+the Hard player (BENCHMARKS.md, "Hard against the cheater").  While a nil is alive the
+objective is not a side's tricks, so the play still goes through playouts ending in perfect
+play (from the next trick, with the compiled core).
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from ..actions import BID
 from ..cards import TWO_CLUBS
 from ..engine import BIDDING, BLIND, EXCHANGE, PLAY, Game
 from ..scoring import HandScore, score_hand
-from ..solver import Solver, SolverLimit
+from ..solver import Solver, SolverLimit, default_backend
 from ..view import View
 from . import Decision
 from .hard import bid_candidates, hand_value, play_candidates, play_outcomes
@@ -38,6 +44,11 @@ from .normal import choose_bid, choose_blind, choose_pass, choose_play
 
 __all__ = ["CheaterBot"]
 
+#: (solver_cards, tail_cards) by default, with the compiled solver and without it.
+DEFAULTS = {"c": (13, 13), "python": (6, 7)}
+#: A nil question of a whole deal left unsettled after this many nodes counts as "nil holds".
+NIL_NODE_LIMIT = 2_000_000
+
 
 class CheaterBot:
     """Sees every hand; plays and bids on the true deal (see the module docstring)."""
@@ -45,8 +56,12 @@ class CheaterBot:
     name = "cheater"
 
     def __init__(
-        self, solver_cards: int = 6, tail_cards: int = 7, nil_node_limit: int = 100_000,
+        self, solver_cards: int | None = None, tail_cards: int | None = None,
+        nil_node_limit: int = 100_000,
     ) -> None:
+        default_solver, default_tail = DEFAULTS[default_backend()]
+        solver_cards = default_solver if solver_cards is None else solver_cards
+        tail_cards = default_tail if tail_cards is None else tail_cards
         if not 1 <= solver_cards <= 13 or not 1 <= tail_cards <= 13:
             raise ValueError("solver_cards and tail_cards must be between 1 and 13")
         self.solver_cards = solver_cards
@@ -165,7 +180,9 @@ def _perfect_rest(g: Game) -> HandScore:
     left = g.hands[g.turn].bit_count()
     bids = (g.bids[0], g.bids[1], g.bids[2], g.bids[3])
     taken = list(g.taken)
-    ns = Solver(0, jokers=jokers).value(g.hands, g.leader, (), g.broken)
+    # The opening lead of a 2C-leads game is the 2C, which the solver must be told.
+    two_clubs = g.rules.two_clubs_leads and not g.tricks
+    ns = _north_south_tricks(tuple(g.hands), g.leader, g.broken, jokers, two_clubs)
     side_tricks = (ns, left - ns)
     for side in (0, 1):
         rest = side_tricks[side]
@@ -174,8 +191,7 @@ def _perfect_rest(g: Game) -> HandScore:
         for s in seats:
             if bids[s] == 0 and taken[s] == 0:
                 defence = 1 - side
-                nil_breaker = Solver(defence, jokers=jokers, counted=[o == s for o in range(4)])
-                if rest and nil_breaker.at_least(g.hands, g.leader, (), g.broken, 1):
+                if rest and _nil_breakable_now(g, s, defence):
                     taken[s] += 1
                     rest -= 1
                     holders.append(s)  # the nil is gone: further tricks cost it nothing
@@ -188,3 +204,25 @@ def _perfect_rest(g: Game) -> HandScore:
             taken[(contract or holders or [1 - side])[0]] += rest
     blind = (g.blind[0], g.blind[1], g.blind[2], g.blind[3])
     return score_hand(g.rules, bids, blind, tuple(taken), (g.bags[0], g.bags[1]))
+
+
+@lru_cache(maxsize=64)
+def _north_south_tricks(
+    hands: tuple[int, ...], leader: int, broken: bool, jokers: bool, two_clubs: bool,
+) -> int:
+    """North-South's double-dummy tricks from a trick boundary.  Cached: every candidate bid of
+    one decision ends in the same deal, and the bid does not change the cards."""
+    return Solver(0, jokers=jokers).best(hands, leader, (), broken, two_clubs)[0]
+
+
+def _nil_breakable_now(g: Game, seat: int, defence: int) -> bool:
+    """Whether the defence can force a trick on ``seat``'s nil from here (a proof within
+    :data:`NIL_NODE_LIMIT` nodes; unsettled counts as the nil holding)."""
+    breaker = Solver(defence, jokers=g.rules.jokers, counted=[o == seat for o in range(4)],
+                     node_limit=NIL_NODE_LIMIT)
+    try:
+        if g.rules.two_clubs_leads and not g.tricks:
+            return breaker.at_least_after(g.hands, g.leader, (), g.broken, TWO_CLUBS, 1)
+        return breaker.at_least(g.hands, g.leader, (), g.broken, 1)
+    except SolverLimit:
+        return False

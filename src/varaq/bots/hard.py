@@ -6,8 +6,12 @@ each layout, tries every candidate action to the end of the hand:
 
 - **play**: every distinct legal card (equivalent cards count once) is played out with the
   Normal player's policy at all four seats (each simulated seat still decides from its own view
-  of the simulated table); once few cards remain, and no nil is at stake, the double-dummy
-  solver (:mod:`varaq.solver`) replaces the playouts with perfect play;
+  of the simulated table); once every hand holds at most ``solver_cards`` cards and no nil is
+  at stake, the double-dummy solver (:mod:`varaq.solver`) replaces the playouts with perfect
+  play.  With the solver's compiled core that is from 10 cards a hand (about 5 ms a layout at
+  the median, so some hundred layouts in the budget); a full 13-card layout still costs about
+  40 ms at the median and up to half a second, too much for a fair sample in 0.6 s.  With the
+  pure Python solver it stays at the last 4 cards;
 - **bidding**: the bids around Normal's estimate, and nil when the hand can hope to make it,
   are each bid in every layout; the other seats then bid and everyone plays the hand out;
 - blind nil and the exchange follow Normal's judgement (a blind decision has no cards to
@@ -36,7 +40,7 @@ from ..cards import card_name
 from ..engine import BIDDING, BLIND, EXCHANGE, PLAY, Game
 from ..rules import Rules
 from ..scoring import HandScore, match_winner, score_hand
-from ..solver import card_values, representatives
+from ..solver import card_values, default_backend, representatives
 from ..view import View
 from . import Decision
 from .bidding import nil_danger, top_trump
@@ -44,7 +48,7 @@ from .knowledge import Knowledge
 from .normal import bid_for, choose_bid, choose_blind, choose_pass, choose_play
 from .sampling import Sampler, SamplingError
 
-__all__ = ["HardBot", "hand_value", "MATCH_WEIGHT"]
+__all__ = ["HardBot", "ClassicHardBot", "hand_value", "MATCH_WEIGHT", "SOLVER_CARDS"]
 
 #: What ending the match is worth, in points, on top of the hand's own points.
 MATCH_WEIGHT = 300.0
@@ -52,6 +56,10 @@ MATCH_WEIGHT = 300.0
 NIL_CONSIDERED = 1.6
 #: Bids tried on each side of Normal's estimate.
 BID_SPAN = 2
+#: Cards per hand from which Hard solves its layouts, with the compiled solver and without it.
+SOLVER_CARDS = {"c": 10, "python": 4}
+#: The Hard of version 0.1, kept for the arena (``hard-classic``): it solved the last 4 cards.
+CLASSIC_SOLVER_CARDS = 4
 
 
 def hand_value(rules: Rules, side: int, result: HandScore, totals_before: tuple[int, int]) -> float:
@@ -163,7 +171,7 @@ class HardBot:
     ``time_budget``: seconds of thought per decision when ``samples`` is not given.
     ``samples``: evaluate exactly this many layouts (deterministic for a view and a seed).
     ``solver_cards``: use the double-dummy solver once every hand holds at most this many
-    cards (and no nil is still alive).
+    cards (and no nil is still alive); by default :data:`SOLVER_CARDS` for the solver built.
     ``budget``: another name for ``time_budget`` (the arena's ``--budget``).
     ``use_bids``: weigh the layouts by the bids (turned off to measure what the evidence buys,
     or in hand-made positions whose bids do not match the cards).
@@ -178,7 +186,7 @@ class HardBot:
         *,
         max_samples: int = 300,
         min_samples: int = 4,
-        solver_cards: int = 4,
+        solver_cards: int | None = None,
         use_bids: bool = True,
         budget: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
@@ -193,6 +201,10 @@ class HardBot:
         self.samples = samples
         self.max_samples = max_samples
         self.min_samples = min_samples
+        if solver_cards is None:
+            solver_cards = SOLVER_CARDS[default_backend()]
+        if not 1 <= solver_cards <= 13:
+            raise ValueError("solver_cards must be between 1 and 13")
         self.solver_cards = solver_cards
         self.use_bids = use_bids
         self._clock = clock
@@ -298,6 +310,21 @@ class HardBot:
             what = f"we make the contract in {t.hits} of {t.layouts} layouts"
         reason = f"{_bid_words(best)}: {what}, worth {t.mean:+.0f} points on average"
         return Decision(BID + best, reason)
+
+
+class ClassicHardBot(HardBot):
+    """The Hard player of version 0.1, which solved only the last 4 cards of its layouts.
+
+    Kept for the arena (``hard-classic``), so the gain of solving earlier is measured against
+    the player it replaced; never offered at the table.
+    """
+
+    name = "hard-classic"
+
+    def __init__(
+        self, time_budget: float = 0.6, samples: int | None = None, *, budget: float | None = None,
+    ) -> None:
+        super().__init__(time_budget, samples, solver_cards=CLASSIC_SOLVER_CARDS, budget=budget)
 
 
 def _bid_words(n: int) -> str:
