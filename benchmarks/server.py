@@ -242,6 +242,19 @@ class GameWatch:
                 raise BenchError(f"the socket refused: {message.get('error')}")
 
 
+async def send(client: httpx.AsyncClient, method: str, url: str, **kwargs: Any) -> httpx.Response:
+    """One request, sent again once if the connection it went out on was closed under it.
+
+    A keep-alive connection the server closes as idle just as a request leaves on it is a
+    race every HTTP client meets (browsers resend too).  Sending an action twice is safe here:
+    it carries its version, so a second copy of an action that did land is refused as stale.
+    """
+    try:
+        return await client.request(method, url, **kwargs)
+    except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError):
+        return await client.request(method, url, **kwargs)
+
+
 def answer_json(response: httpx.Response, what: str) -> dict[str, Any]:
     if response.status_code not in (200, 201):
         try:
@@ -276,23 +289,27 @@ async def play_game(
                     if finished >= hands or view["phase"] == "over":
                         break
                     t0 = time.perf_counter()
-                    response = await client.post(
-                        f"/api/games/{game_id}/next", json={"version": watch.version})
+                    response = await send(
+                        client, "POST", f"/api/games/{game_id}/next",
+                        json={"version": watch.version})
                     figures.next_hand.append(time.perf_counter() - t0)
+                    if response.status_code == 409:  # dealt already (a resent request)
+                        response = await send(client, "GET", f"/api/games/{game_id}")
                     state = answer_json(response, "next")
                     watch.update(state["version"], state["view"])
                     continue
                 version = watch.version
                 t0 = time.perf_counter()
-                response = await client.post(
-                    f"/api/games/{game_id}/actions",
+                response = await send(
+                    client, "POST", f"/api/games/{game_id}/actions",
                     json={"action": rng.choice(view["legal"]), "version": version},
                 )
                 elapsed = time.perf_counter() - t0
                 if response.status_code == 409:
                     # Stale: something happened that this client has not seen yet.  Reload.
                     figures.stale += 1
-                    state = answer_json(await client.get(f"/api/games/{game_id}"), "reload")
+                    state = answer_json(await send(client, "GET", f"/api/games/{game_id}"),
+                                        "reload")
                     watch.update(state["version"], state["view"])
                     continue
                 state = answer_json(response, "action")
@@ -349,7 +366,7 @@ async def create_games(
         body = {"level": args.level, "rules": args.rules, "seed": args.seed * 100_000 + i}
         async with limit:
             t0 = time.perf_counter()
-            response = await client.post("/api/games", json=body)
+            response = await send(client, "POST", "/api/games", json=body)
             figures.create.append(time.perf_counter() - t0)
         game_id: str = answer_json(response, "POST /api/games")["id"]
         return game_id
