@@ -189,8 +189,12 @@ async def open_tables(
 
 
 async def run(
-    args: argparse.Namespace, base: str, pid: int, cookies: list[str],
+    args: argparse.Namespace, bases: list[str], pids: list[int], cookies: list[str],
 ) -> list[dict[str, Any]]:
+    """The steps of ``args.steps`` against the servers at ``bases``: tables are opened on the
+    first; the four people of each table hold their sockets on the servers in turn (two on
+    each of two servers), so every table is watched from every process."""
+    base = bases[0]
     steps = []
     meter = Meter()
     stop = asyncio.Event()
@@ -202,12 +206,13 @@ async def run(
             fresh = await open_tables(client, cookies, opened, target - opened)
             opened = target
             for table_id, four in fresh:
-                for cookie in four:
+                for k, cookie in enumerate(four):
                     person = Person(cookie, random.Random(rng.random()), args.think)
-                    tasks.append(asyncio.create_task(_guarded(person.play(base, table_id, meter,
+                    where = bases[k % len(bases)]
+                    tasks.append(asyncio.create_task(_guarded(person.play(where, table_id, meter,
                                                                           stop), meter)))
             await asyncio.sleep(args.warm)
-            cpu0, client0 = process_cpu_seconds(pid), time.process_time()
+            cpu0, client0 = cpu_of(pids), time.process_time()
             meter.trips.clear()
             meter.actions = 0
             meter.open = True
@@ -215,7 +220,8 @@ async def run(
             await asyncio.sleep(args.window)
             meter.open = False
             seconds = time.perf_counter() - started
-            cpu1, client1, rss1 = process_cpu_seconds(pid), time.process_time(), rss_bytes(pid)
+            cpu1, client1 = cpu_of(pids), time.process_time()
+            rss1 = sum(rss_bytes(pid) or 0 for pid in pids) or None
             trips = summary(meter.trips)
             steps.append({
                 "tables": target,
@@ -235,6 +241,12 @@ async def run(
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
     return steps
+
+
+def cpu_of(pids: list[int]) -> float | None:
+    """CPU seconds of the servers, together."""
+    seconds = [process_cpu_seconds(pid) for pid in pids]
+    return None if None in seconds else sum(s for s in seconds if s is not None)
 
 
 async def _guarded(coroutine: Any, meter: Meter) -> None:
@@ -279,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
             base = f"http://{HOST}:{port}"
             wait_healthy(proc, base, log_path)
             idle_rss = rss_bytes(proc.pid)
-            steps = asyncio.run(run(args, base, proc.pid, cookies))
+            steps = asyncio.run(run(args, [base], [proc.pid], cookies))
         except BenchError as e:
             print(f"benchmarks/online.py: {e}", file=sys.stderr)
             return 1
