@@ -194,3 +194,34 @@ def test_inferences_are_never_wrong_in_random_games() -> None:
                             if k.voids[s] >> suit & 1 and s != seat:
                                 assert not held & SUIT_MASKS[suit], (seed, seat, s, suit)
                 g.apply(bot.act(g.view(g.turn), rng))
+
+
+# -- the bid advisor's words ------------------------------------------------------------------
+
+
+def test_the_estimate_reason_by_reason_adds_up_to_the_estimate() -> None:
+    import random
+
+    from varaq.bots.bidding import estimate_parts, estimate_tricks
+    from varaq.cards import JOKER_DECK, STANDARD_DECK, cards_of
+
+    rng = random.Random(5)
+    for i in range(500):
+        jokers = i % 4 == 0
+        deck = list(cards_of(JOKER_DECK if jokers else STANDARD_DECK))
+        rng.shuffle(deck)
+        hand = sum(1 << c for c in deck[:13])
+        total = sum(part.tricks for part in estimate_parts(hand, jokers))
+        assert estimate_tricks(hand, jokers) == max(0.0, min(total, 13.0))
+
+
+def test_the_bid_advice_names_sure_tricks_side_winners_and_ruffs() -> None:
+    from varaq.bots.advice import bid_advice, trick_reasons
+    from varaq.cards import parse_hand
+
+    strong = parse_hand("AS KS 5S 4S AD 7D 6D 3H 9H 8H 2H QC 4C")
+    assert trick_reasons(strong, False).startswith("two sure spade tricks (A♠ K♠), the A♦")
+    short = parse_hand("AS 7S 6S 5S AC KC QC JC 9C 8C 7H 6H 5H")
+    assert "likely diamond ruff" in trick_reasons(short, False)
+    assert bid_advice(strong, False, 4, "We make it.").startswith("4: two sure spade tricks")
+    assert bid_advice(strong, False, 0, "Nil: no high cards.") == "Nil: no high cards."

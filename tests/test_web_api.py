@@ -400,3 +400,13 @@ def test_a_whole_short_match_ends_with_a_winner(client: TestClient) -> None:
     refused(client.get(f"/api/games/{gid}/hint"), 409, "not your turn")
     record = client.get(f"/api/games/{gid}/record").json()
     assert load_record(record).winner == ("NS", "EW").index(view["winner"])
+
+
+def test_the_hint_during_bidding_says_where_the_tricks_come_from(frozen: TestClient) -> None:
+    gid = new_game(frozen, dealer="E", seed=21)["id"]  # South bids first
+    hint = frozen.get(f"/api/games/{gid}/hint").json()
+    assert hint["action"].startswith("bid ") or hint["action"] == "nil"
+    if hint["action"].startswith("bid "):
+        number = hint["action"].split()[1]
+        assert hint["text"].startswith(f"{number}: ")
+        assert any(word in hint["text"] for word in ("spade", "the ", "ruff", "no sure tricks"))

@@ -21,10 +21,12 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..cards import JOKER_DECK, RANK_OF, SPADE_MASK, SPADES, STANDARD_DECK, SUIT_MASKS
 from .knowledge import ABOVE, ORDER
 
-__all__ = ["estimate_tricks", "nil_danger", "suit_lengths", "top_trump"]
+__all__ = ["estimate_tricks", "estimate_parts", "Part", "nil_danger", "suit_lengths", "top_trump"]
 
 #: Chance that a side-suit card with ``k`` higher cards out (and enough guards) wins a trick.
 _HIGH_VALUE = (1.0, 0.55, 0.22)
@@ -64,11 +66,32 @@ def _cards_high_first(mask: int, jokers: bool) -> list[int]:
 
 def estimate_tricks(hand: int, jokers: bool = False) -> float:
     """Tricks this hand should take when its side plays for tricks (a float, not rounded)."""
+    return max(0.0, min(sum(part.tricks for part in estimate_parts(hand, jokers)), 13.0))
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One reason in a trick estimate: what it is, the cards it rests on, what it is worth."""
+
+    #: ``side`` (a side-suit winner), ``trump`` (a spade winning on its rank), ``length``
+    #: (low spades winning by length), ``ruff`` (low spades cutting short suits), ``low``
+    #: (low spades kept at their rank value), ``spade_count`` (the adjustment for how many
+    #: spades the hand holds).
+    kind: str
+    cards: tuple[int, ...]
+    tricks: float
+    #: For ``ruff``: the short suits.
+    suits: tuple[int, ...] = ()
+
+
+def estimate_parts(hand: int, jokers: bool = False) -> list[Part]:
+    """The estimate of :func:`estimate_tricks`, reason by reason (they add up to it, before
+    it is kept between 0 and 13): the Hint's bid advice names them."""
     deck = JOKER_DECK if jokers else STANDARD_DECK
     out = deck & ~hand
     above = ABOVE[jokers]
     lengths = suit_lengths(hand)
-    total = 0.0
+    parts: list[Part] = []
     for suit in (0, 1, 2):
         length = lengths[suit]
         # Rounds the suit survives before somebody can cut it, on average.
@@ -82,34 +105,48 @@ def estimate_tricks(hand: int, jokers: bool = False) -> float:
                 value = 0.1  # a bare king falls under the ace
             if i + 1 > safe_rounds + 0.5:
                 value *= 0.3
-            total += value
+            parts.append(Part("side", (card,), value))
     spades = _cards_high_first(hand & SPADE_MASK, jokers)
     n = len(spades)
     # A spade worth less than half a trick on its rank is a "low" spade: it wins by length or
     # by cutting instead, and each low spade is counted one way only.
-    low_values: list[float] = []
+    low_cards: list[tuple[float, int]] = []
     for card in spades:
         k = (above[card] & out).bit_count()
         value = _SPADE_VALUE[k] if k < len(_SPADE_VALUE) and n > k else 0.0
         if value >= 0.5:
-            total += value
+            parts.append(Part("trump", (card,), value))
         else:
-            low_values.append(value)
-    low_values.sort()
+            low_cards.append((value, card))
+    low_cards.sort()
+    low_values = [v for v, _ in low_cards]
     low = len(low_values)
+    short = tuple(s for s in (0, 1, 2) if lengths[s] < 3)
     shortness = sum(_CUTS_BY_LENGTH[min(lengths[s], 3)] for s in (0, 1, 2))
-    best = sum(low_values)
+    best, how, used_best = sum(low_values), "low", 0.0
     # Length tricks start after a fair share of the deck's spades: 3 of 13, 4 of 15 (jokers).
     long_from = 4 if jokers else 3
-    for rate, used in ((0.8, min(low, max(0, n - long_from))), (0.75, min(float(low), shortness))):
+    for kind, rate, used in (("length", 0.8, min(low, max(0, n - long_from))),
+                             ("ruff", 0.75, min(float(low), shortness))):
         # The lowest spades do the length or cutting work; the others keep their rank value.
-        best = max(best, rate * used + sum(low_values[int(used + 0.5):]))
-    total += best
+        value = rate * used + sum(low_values[int(used + 0.5):])
+        if value > best:
+            best, how, used_best = value, kind, used
+    if low_cards:
+        working = tuple(card for _, card in low_cards[:int(used_best + 0.5)])
+        rest = low_cards[int(used_best + 0.5):]
+        if how != "low" and working:
+            parts.append(Part(how, working, best - sum(v for v, _ in rest),
+                              short if how == "ruff" else ()))
+        kept = [(v, c) for v, c in (low_cards if how == "low" else rest) if v > 0]
+        if kept:
+            parts.append(Part("low", tuple(c for _, c in kept), sum(v for v, _ in kept)))
     # Spade length decides who controls the hand beyond what the cards above count: a hand
     # short in spades sees its side winners cut, a long one makes extra tricks late.  Measured
     # on Normal's self-play, each spade above or below three is worth about a quarter trick.
-    total += _SPADE_LENGTH_WEIGHT * (n - (3.5 if jokers else 3))
-    return max(0.0, min(total, 13.0))
+    parts.append(Part("spade_count", tuple(spades),
+                      _SPADE_LENGTH_WEIGHT * (n - (3.5 if jokers else 3))))
+    return parts
 
 
 def nil_danger(hand: int, jokers: bool = False) -> float:

@@ -32,7 +32,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..actions import ActionError, action_text, parse_action
+from ..actions import ActionError, action_text, bid_value, is_bid, parse_action
+from ..bots.advice import bid_advice
 from ..daily import Progress, daily_record
 from ..engine import DEAL, OVER, Game, IllegalAction
 from ..record import to_record
@@ -376,7 +377,11 @@ class Table:
             answer = await bots.decide("normal", view, seed)
         if answer.action not in view.legal:
             answer = await bots.decide("easy", view, seed)
-        return {"action": action_text(answer.action), "text": answer.reason, "bot": answer.bot}
+        text = answer.reason
+        if view.phase == "bid" and is_bid(answer.action):
+            # The bid advisor: the number, and where its tricks come from in a player's words.
+            text = bid_advice(view.hand, view.rules.jokers, bid_value(answer.action), text)
+        return {"action": action_text(answer.action), "text": text, "bot": answer.bot}
 
     # -- a table of people: seats, start, phrases -------------------------------------------------
 
