@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
+from servers import free_port
 from varaq.service.store import Store
 from web_helpers import (
     db_url,
@@ -96,13 +96,6 @@ def test_computer_players_resume_after_a_restart(tmp_path: Path) -> None:
 
 
 # -- a real process ----------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture

@@ -22,19 +22,13 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from servers import free_port
 from varaq.cli import main
 from varaq.service.migrations import HEAD
 from varaq.service.store import Store
 from varaq.web.serve import config
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture

@@ -49,7 +49,26 @@ class Waiting:
     bots_after: float | None
 
 
-class QuickMatch:
+class _Ticking:
+    """A queue that looks at itself every ``TICK`` while anyone waits, in one task."""
+
+    _task: asyncio.Task[None] | None = None
+
+    def _ensure_running(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+
+class QuickMatch(_Ticking):
     def __init__(
         self, seat: Callable[[list[tuple[int, str]]], Awaitable[Any]],
         clock: Callable[[], float] = time.monotonic,
@@ -60,7 +79,6 @@ class QuickMatch:
         self.queue: list[Waiting] = []
         #: user id -> (table id, when seated)
         self.seated: dict[int, tuple[str, float]] = {}
-        self._task: asyncio.Task[None] | None = None
 
     async def join(self, user_id: int, name: str, bots_after: Any) -> dict[str, Any]:
         _check_wait(bots_after)
@@ -125,23 +143,13 @@ class QuickMatch:
         cutoff = self._clock() - SEATED_FOR
         self.seated = {u: s for u, s in self.seated.items() if s[1] >= cutoff}
 
-    def _ensure_running(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
     async def _run(self) -> None:
         while self.queue:
             await self.tick()
             await asyncio.sleep(TICK)
 
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
 
-
-class SharedQuickMatch:
+class SharedQuickMatch(_Ticking):
     """The same queue, kept in Redis so that several processes share it.
 
     The people waiting are a sorted set (by arrival, wall-clock time: the processes share no
@@ -158,7 +166,6 @@ class SharedQuickMatch:
                  redis: Any) -> None:
         self._seat = seat
         self.redis = redis
-        self._task: asyncio.Task[None] | None = None
 
     async def join(self, user_id: int, name: str, bots_after: Any) -> dict[str, Any]:
         _check_wait(bots_after)
@@ -219,10 +226,6 @@ class SharedQuickMatch:
         finally:
             await self.redis.delete(self.LOCK)
 
-    def _ensure_running(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
     async def _run(self) -> None:
         while True:
             try:
@@ -234,12 +237,6 @@ class SharedQuickMatch:
             except Exception as e:  # Redis away: try again shortly
                 log.warning("the quick-match queue could not be read: %s", e)
             await asyncio.sleep(TICK)
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
 
 
 def _check_wait(bots_after: Any) -> None:

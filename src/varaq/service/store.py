@@ -482,7 +482,38 @@ def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
         yield items[i:i + size]
 
 
-class Appender:
+class _GroupCommit:
+    """What both appenders share: storing a batch of appends in one transaction, counting what
+    was stored, and telling each waiting table how its append went."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        #: Transactions committed and appends stored (for the benchmark and the logs).
+        self.commits = 0
+        self.appends = 0
+
+    def _store_batch(self, batch: Sequence[tuple[Append, Any]]) -> None:
+        """Store ``batch`` (appends with their futures) and settle every future: ``None`` when
+        stored, else why not — a database failure is every append's :class:`StoreError`."""
+        try:
+            results = self.store.append_many([a for a, _ in batch])
+        except Exception as e:  # the database itself failed: every append in the batch fails
+            log.exception("storing %d appends failed", len(batch))
+            failure: BaseException = StoreError(f"{type(e).__name__}: {e}".splitlines()[0])
+            results = [failure] * len(batch)
+        else:
+            self.commits += 1
+            self.appends += sum(r is None for r in results)
+        for (_, future), result in zip(batch, results, strict=True):
+            if future.cancelled():
+                continue  # nobody waits for it any more (the table forgets itself: see Table)
+            if result is None:
+                future.set_result(None)
+            else:
+                future.set_exception(result)
+
+
+class Appender(_GroupCommit):
     """One writer thread that commits waiting appends together (group commit).
 
     :meth:`submit` returns a :class:`concurrent.futures.Future` that holds ``None`` once the
@@ -496,13 +527,10 @@ class Appender:
     BATCH = 256
 
     def __init__(self, store: Store) -> None:
-        self.store = store
+        super().__init__(store)
         self._queue: queue.SimpleQueue[tuple[Append, Future[None]] | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="varaq-appender", daemon=True)
         self._thread.start()
-        #: Transactions committed and appends stored (for the benchmark and the logs).
-        self.commits = 0
-        self.appends = 0
 
     def submit(self, append: Append) -> Future[None]:
         future: Future[None] = Future()
@@ -529,27 +557,9 @@ class Appender:
                     stop = True
                     break
                 batch.append(more)
-            self._commit(batch)
+            self._store_batch(batch)
             if stop:
                 return
-
-    def _commit(self, batch: list[tuple[Append, Future[None]]]) -> None:
-        try:
-            results = self.store.append_many([a for a, _ in batch])
-        except Exception as e:  # the database itself failed: every append in the batch fails
-            log.exception("storing %d appends failed", len(batch))
-            failure: BaseException = StoreError(f"{type(e).__name__}: {e}".splitlines()[0])
-            results = [failure] * len(batch)
-        else:
-            self.commits += 1
-            self.appends += sum(r is None for r in results)
-        for (_, future), result in zip(batch, results, strict=True):
-            if future.cancelled():
-                continue  # nobody waits for it any more (the table forgets itself: see Table)
-            if result is None:
-                future.set_result(None)
-            else:
-                future.set_exception(result)
 
     def close(self) -> None:
         """Commit what is queued, then stop the thread."""
@@ -557,7 +567,7 @@ class Appender:
         self._thread.join(timeout=30)
 
 
-class LoopAppender:
+class LoopAppender(_GroupCommit):
     """Group commit on the event loop itself, for SQLite.
 
     A SQLite commit in WAL mode without a sync is a few tens of microseconds: less than handing
@@ -570,10 +580,8 @@ class LoopAppender:
     """
 
     def __init__(self, store: Store) -> None:
-        self.store = store
+        super().__init__(store)
         self._pending: list[tuple[Append, asyncio.Future[None]]] = []
-        self.commits = 0
-        self.appends = 0
         self._checkpoints = Checkpointer(store)
 
     async def append(self, append: Append) -> None:
@@ -586,22 +594,7 @@ class LoopAppender:
 
     def _flush(self) -> None:
         batch, self._pending = self._pending, []
-        try:
-            results = self.store.append_many([a for a, _ in batch])
-        except Exception as e:  # the database itself failed: every append in the batch fails
-            log.exception("storing %d appends failed", len(batch))
-            failure: BaseException = StoreError(f"{type(e).__name__}: {e}".splitlines()[0])
-            results = [failure] * len(batch)
-        else:
-            self.commits += 1
-            self.appends += sum(r is None for r in results)
-        for (_, future), result in zip(batch, results, strict=True):
-            if future.cancelled():
-                continue
-            if result is None:
-                future.set_result(None)
-            else:
-                future.set_exception(result)
+        self._store_batch(batch)
 
     def close(self) -> None:
         self._checkpoints.close()
