@@ -48,6 +48,8 @@ log = logging.getLogger("varaq.cluster")
 REQUEST_TIMEOUT = 10.0
 #: Seconds between checks of the lock connection (and claims of ownerless tables).
 HEARTBEAT = 1.0
+#: Seconds a subscription waits for Redis to confirm it (longer only while Redis is away).
+SUBSCRIBE_WAIT = 3.0
 
 
 class NoOwner(Exception):
@@ -152,7 +154,7 @@ class Cluster:
         self._waiting: dict[str, asyncio.Future[Any]] = {}
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
-        self._changes: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._changes: asyncio.Queue[tuple[str, str, asyncio.Future[None]]] = asyncio.Queue()
         #: Called after Redis comes back (followers reload what they may have missed).
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
         self.closed = False
@@ -168,12 +170,21 @@ class Cluster:
     # -- subscriptions ---------------------------------------------------------------------------
 
     async def subscribe(self, channel: str, handler: Handler) -> None:
+        """Listen on ``channel``; returns once Redis confirmed it (or after SUBSCRIBE_WAIT
+        while Redis is away), so a table this process just took is heard at once: a request
+        published in between would find no listener and look ownerless."""
         self._handlers[channel] = handler
-        await self._changes.put(("subscribe", channel))
+        await self._change("subscribe", channel)
 
     async def unsubscribe(self, channel: str) -> None:
         if self._handlers.pop(channel, None) is not None:
-            await self._changes.put(("unsubscribe", channel))
+            await self._change("unsubscribe", channel)
+
+    async def _change(self, verb: str, channel: str) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self._changes.put((verb, channel, done))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(done), SUBSCRIBE_WAIT)
 
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         """Send ``message`` to ``channel``; how many processes received it (0 when Redis is
@@ -198,11 +209,13 @@ class Cluster:
                 first = False
                 while not self.closed:
                     while not self._changes.empty():
-                        verb, channel = self._changes.get_nowait()
+                        verb, channel, done = self._changes.get_nowait()
                         if verb == "subscribe":
                             await pubsub.subscribe(channel)
                         else:
                             await pubsub.unsubscribe(channel)
+                        if not done.done():
+                            done.set_result(None)
                     message = await pubsub.get_message(timeout=0.05)
                     if message is None or message.get("type") != "message":
                         continue

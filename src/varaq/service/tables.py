@@ -63,6 +63,8 @@ log = logging.getLogger("varaq.service")
 NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
 #: Kinds of table where people play together (presence, timers, offers, phrases).
 PEOPLE_KINDS = ("private", "quick")
+#: Pauses before asking a table's owner again when nobody answered its channel (seconds).
+OWNER_WAITS = (0.1, 0.3, 0.6, 1.0)
 #: Events in a full state (a client that gives no version still sees the last moves).
 RECENT_EVENTS = 8
 
@@ -83,12 +85,18 @@ def forwarded(method: F) -> F:
             del arguments["self"]
             cluster = self.tables.cluster
             assert cluster is not None
-            try:
-                return await cluster.request(self.id, name, arguments)
-            except NoOwner:
-                await self.tables.claim([self])
-                if self.role == "follower":
-                    raise Refusal(503, "this table is moving between servers; try again") from None
+            for pause in OWNER_WAITS:
+                try:
+                    return await cluster.request(self.id, name, arguments)
+                except NoOwner:
+                    await self.tables.claim([self])
+                    if self.role != "follower":
+                        break
+                    # Another process holds the lock but is not listening yet (it is
+                    # taking the table over this instant): ask again shortly.
+                    await asyncio.sleep(pause)
+            else:
+                raise Refusal(503, "this table is moving between servers; try again")
         return await method(self, *args, **kwargs)
 
     FORWARDED.add(name)
