@@ -190,3 +190,29 @@ def test_db_upgrade_migrates_a_new_database(
     assert main(["db", "status", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/none"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("varaq db status: OperationalError") and err.count("\n") == 1
+
+
+def test_every_connection_sends_its_writes_at_once() -> None:
+    """TCP_NODELAY on every accepted connection: without it a response written as headers then
+    body waited for the client's delayed acknowledgement (40 ms a request on a kept-alive
+    connection).  The listening socket says it is TCP, so asyncio sets it; the protocol sets
+    it again in case a socket comes from elsewhere."""
+    import asyncio
+
+    from varaq.web.http import _no_delay
+    from varaq.web.serve import bind
+
+    listener = bind("127.0.0.1", 0)
+    assert listener.proto == socket.IPPROTO_TCP
+    client = socket.create_connection(listener.getsockname())
+    accepted, _ = listener.accept()
+    assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0  # the kernel's default
+
+    class Transport(asyncio.Transport):
+        def get_extra_info(self, name: str, default: object = None) -> object:
+            return accepted if name == "socket" else default
+
+    _no_delay(Transport())
+    assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    for s in (client, accepted, listener):
+        s.close()

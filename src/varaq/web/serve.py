@@ -123,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port``; a port in use is an :class:`OSError` in words."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say they are TCP.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
