@@ -253,7 +253,7 @@ def test_quick_match_shows_the_wait_and_leaves_with_one_click(
     page.get_by_role("button", name="Leave queue").click()
     expect(page.get_by_role("button", name="Quick match")).to_be_visible()
     expect(wait).to_be_hidden()
-    assert page.request.get(f"{server.base}/api/quick").json() == {"state": "idle", "queue": 0}
+    assert page.request.get(f"{server.base}/api/quick").json()["state"] == "idle"
 
 
 def test_four_people_pressing_quick_match_sit_at_one_table(
