@@ -14,6 +14,7 @@ import {
 import { drawHand } from "./hand.js";
 import { forgetGame, rememberGame, showHomePage } from "./home.js";
 import { attachInput } from "./input.js";
+import { showLobby, wireLobby } from "./lobby.js";
 import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
 import { announce, cardNote, toast } from "./notices.js";
 import { buildBidGrid, cardsToPass, drawPanel } from "./panel.js";
@@ -403,10 +404,12 @@ async function startNewGame(event) {
   }
 }
 
-function showHome() {
+/** The home page; ``joinCode``: it came from a /join/{code} link (the lobby joins). */
+function showHome(joinCode = null) {
   if (game.socket) game.socket.close();
   game.socket = null;
   showHomePage();
+  showLobby(joinCode);
 }
 
 async function enterGame(id, initial) {
@@ -444,8 +447,9 @@ async function enterGame(id, initial) {
 
 function route() {
   const match = location.pathname.match(/^\/play\/([A-Za-z0-9_-]+)\/?$/);
+  const join = location.pathname.match(/^\/join\/([A-Za-z0-9_-]+)\/?$/);
   if (match) enterGame(match[1]);
-  else showHome();
+  else showHome(join ? join[1] : null);
 }
 
 function toggleMore(open) {
@@ -468,6 +472,7 @@ function wire() {
   });
   buildFelt($("#felt"));
   buildBidGrid($("#bid-grid"), (action) => act(action));
+  wireLobby({ enterGame });
   $("#new-game").addEventListener("click", openNewGame);
   $("#over-new-game").addEventListener("click", openNewGame);
   $("#new-game-form").addEventListener("submit", startNewGame);

@@ -154,3 +154,10 @@ export class GameSocket {
     this.onStatus("closed");
   }
 }
+
+// ---------------------------------------------------------------- any other request
+
+/** Plain requests by path, for modules that keep their own routes (the lobby, the account). */
+api.get = (path) => request("GET", path);
+/** A POST with a JSON body (``{}`` when there is none: the server takes only JSON). */
+api.post = (path, body = {}) => request("POST", path, body);

@@ -115,7 +115,7 @@ function drawWho(doc) {
     return;
   }
   const link = el("a", "", "Sign in");
-  link.href = "/";
+  link.href = "/#account";
   who.append("You are not signed in: you can play, but the try is not counted. ", link,
     " on the home page to have it counted.");
 }
