@@ -72,6 +72,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--relaxed-limits", action="store_true",
         help="lift the per-address rate limits (load tests on this machine only)",
     )
+    parser.add_argument(
+        "--drop-seconds", type=float, default=None, metavar="SECONDS",
+        help="seconds a person who dropped from a table of people keeps the seat before a "
+             "computer player plays for them (60)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,6 +96,11 @@ def run(args: argparse.Namespace) -> int:
         settings = settings.but(test_mode=True)
     if args.relaxed_limits:
         settings = settings.but(limits=Limits.relaxed())
+    if args.drop_seconds is not None:
+        if not 1 <= args.drop_seconds <= 3600:
+            print("varaq serve: --drop-seconds must be between 1 and 3600", file=sys.stderr)
+            return 2
+        settings = settings.but(drop_seconds=args.drop_seconds)
     if not 0 < args.port < 65536:
         print(f"varaq serve: port {args.port} is out of range", file=sys.stderr)
         return 2
