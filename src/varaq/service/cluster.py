@@ -35,6 +35,7 @@ import hashlib
 import json
 import logging
 import uuid
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -155,6 +156,9 @@ class Cluster:
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._changes: asyncio.Queue[tuple[str, str, asyncio.Future[None]]] = asyncio.Queue()
+        #: Messages waiting to be handled, one lane per channel (see :meth:`_dispatch`).
+        self._lanes: dict[str, deque[tuple[Handler, dict[str, Any]]]] = {}
+        self._lane_tasks: set[asyncio.Task[None]] = set()
         #: Called after Redis comes back (followers reload what they may have missed).
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
         self.closed = False
@@ -221,10 +225,7 @@ class Cluster:
                         continue
                     handler = self._handlers.get(message["channel"])
                     if handler is not None:
-                        try:
-                            await handler(json.loads(message["data"]))
-                        except Exception:
-                            log.exception("handling a message on %s failed", message["channel"])
+                        self._dispatch(message["channel"], handler, message["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as e:
@@ -235,10 +236,48 @@ class Cluster:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 self._pubsub = None
 
+    def _dispatch(self, channel: str, handler: Handler, data: str) -> None:
+        """Handle a message on its channel's lane, never on the reader itself.
+
+        A handler may take a while (an owner applies a forwarded action and commits it), and
+        while the reader waited for it nothing else was read: not the answers this process was
+        waiting for, not its own new subscriptions — with a few hundred tables the request of
+        a table just opened here then found nobody listening and was refused with a 503.  Each
+        channel keeps its order (a table's events apply in version order); channels no longer
+        wait for each other.
+        """
+        try:
+            message = json.loads(data)
+        except ValueError:
+            log.warning("a message on %s is not JSON; ignored", channel)
+            return
+        lane = self._lanes.get(channel)
+        if lane is not None:  # its drain is running and will come to it
+            lane.append((handler, message))
+            return
+        lane = self._lanes[channel] = deque([(handler, message)])
+        task = asyncio.get_running_loop().create_task(self._drain(channel, lane))
+        self._lane_tasks.add(task)
+        task.add_done_callback(self._lane_tasks.discard)
+
+    async def _drain(self, channel: str, lane: deque[tuple[Handler, dict[str, Any]]]) -> None:
+        """Handle one channel's messages in arrival order until none is left."""
+        try:
+            while lane:
+                handler, message = lane[0]  # stays queued while handled: later ones append
+                try:
+                    await handler(message)
+                except Exception:
+                    log.exception("handling a message on %s failed", channel)
+                lane.popleft()
+        finally:
+            self._lanes.pop(channel, None)
+
     # -- requests to a table's owner -------------------------------------------------------------
 
-    async def request(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
-        """Ask the table's owner to do ``op``; its answer, or its refusal raised here."""
+    async def request(self, table_id: str, op: str, args: dict[str, Any]) -> tuple[Any, int]:
+        """Ask the table's owner to do ``op``: its answer and the table's version once it was
+        done (0 if the owner did not say), or its refusal raised here."""
         rid = uuid.uuid4().hex
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = future
@@ -257,15 +296,18 @@ class Cluster:
             self._waiting.pop(rid, None)
         if "error" in answer:
             raise Refusal(int(answer.get("status", 409)), str(answer["error"]))
-        return answer.get("result")
+        version = answer.get("version")
+        return answer.get("result"), version if isinstance(version, int) else 0
 
     async def answer(self, request: dict[str, Any], result: Any = None,
-                     refusal: Refusal | None = None) -> None:
+                     refusal: Refusal | None = None, version: int | None = None) -> None:
         reply: dict[str, Any] = {"rid": request.get("rid")}
         if refusal is not None:
             reply.update(error=str(refusal), status=refusal.status)
         else:
             reply["result"] = result
+        if version is not None:
+            reply["version"] = version
         await self.publish(f"varaq:reply:{request.get('from')}", reply)
 
     async def _on_reply(self, message: dict[str, Any]) -> None:
@@ -275,6 +317,8 @@ class Cluster:
 
     async def close(self) -> None:
         self.closed = True
+        for task in list(self._lane_tasks):
+            task.cancel()
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

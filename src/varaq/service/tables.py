@@ -65,6 +65,8 @@ NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
 PEOPLE_KINDS = ("private", "quick")
 #: Pauses before asking a table's owner again when nobody answered its channel (seconds).
 OWNER_WAITS = (0.1, 0.3, 0.6, 1.0)
+#: Short waits for a follower's copy to reach a forwarded answer's version (see Table.reach).
+REACH_TURNS = 20
 #: Events in a full state (a client that gives no version still sees the last moves).
 RECENT_EVENTS = 8
 
@@ -87,7 +89,7 @@ def forwarded(method: F) -> F:
             assert cluster is not None
             for pause in OWNER_WAITS:
                 try:
-                    return await cluster.request(self.id, name, arguments)
+                    result, version = await cluster.request(self.id, name, arguments)
                 except NoOwner:
                     await self.tables.claim([self])
                     if self.role != "follower":
@@ -95,6 +97,9 @@ def forwarded(method: F) -> F:
                     # Another process holds the lock but is not listening yet (it is
                     # taking the table over this instant): ask again shortly.
                     await asyncio.sleep(pause)
+                else:
+                    await self.reach(version)
+                    return result
             else:
                 raise Refusal(503, "this table is moving between servers; try again")
         return await method(self, *args, **kwargs)
@@ -689,6 +694,17 @@ class Table:
             self.game = self.info.new_game()
             self._views.clear()
 
+    async def reach(self, version: int) -> None:
+        """Wait until this follower's copy has the owner's ``version``, so that the answer to a
+        forwarded request shows its own effect.  The owner publishes the events before its
+        answer, and they are nearly always applied by then; a copy still behind after a few
+        turns of the loop reads the store instead."""
+        for _ in range(REACH_TURNS):
+            if self.version >= version or self.role != "follower":
+                return
+            await asyncio.sleep(0.005)
+        await self.catch_up()
+
     async def catch_up(self) -> None:
         """Rebuild from the store (the history), keeping this table's readers, and send them
         what they had not seen."""
@@ -741,7 +757,7 @@ class Table:
             failed = Refusal(500, f"internal error: {type(e).__name__}")
             await cluster.answer(request, refusal=failed)
         else:
-            await cluster.answer(request, result)
+            await cluster.answer(request, result, version=self.version)
 
     def local_presence(self) -> dict[int, int]:
         """How many sockets this process has open per seat (told to the owner)."""
