@@ -167,14 +167,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with postgres_server() as db, tempfile.TemporaryDirectory(prefix="varaq-c-") as tmp:
             folder = Path(tmp)
-            make_people(db, people * 2 + args.failovers * 4)
-            one = load(args, db, redis, 1, folder, 0)
-            two = load(args, db, redis, 2, folder, people)
-            cookies = people_cookies(people * 2 + args.failovers * 4)[people * 2:]
-            failover = failovers(db, redis, folder, args.failovers, cookies)
-    except BenchError as e:
-        print(f"benchmarks/cluster.py: {e}", file=sys.stderr)
-        return 1
+            try:
+                make_people(db, people * 2 + args.failovers * 4)
+                one = load(args, db, redis, 1, folder, 0)
+                two = load(args, db, redis, 2, folder, people)
+                cookies = people_cookies(people * 2 + args.failovers * 4)[people * 2:]
+                failover = failovers(db, redis, folder, args.failovers, cookies)
+            except BenchError as e:
+                print(f"benchmarks/cluster.py: {e}", file=sys.stderr)
+                for log in sorted(folder.glob("*.log")):  # what the servers said, before
+                    tail = log.read_text(errors="replace").splitlines()[-15:]  # it is gone
+                    print(f"--- {log.name}", *tail, sep="\n", file=sys.stderr)
+                return 1
     finally:
         redis.stop()
     print(json.dumps({

@@ -87,18 +87,23 @@ class Locks:
         return self._conn
 
     async def try_own(self, table_ids: list[str]) -> set[str]:
-        """Take whichever of these tables' locks are free; the ids now held."""
-        wanted = [t for t in table_ids if t not in self.held]
-        if not wanted:
-            return set()
+        """Take whichever of these tables' locks are free; the ids now held.
+
+        Which ids are still wanted is decided under the lock: PostgreSQL's advisory locks stack
+        within a session, so two claims at once (a new table's and the heartbeat's) would
+        otherwise both "win" one table, and one unlock would not free it.
+        """
         async with self._lock:
+            wanted = [t for t in table_ids if t not in self.held]
+            if not wanted:
+                return set()
             conn = await self._connection()
             keys = [table_key(t) for t in wanted]
             cursor = await conn.execute(
                 "SELECT k, pg_try_advisory_lock(k) FROM unnest(%s::bigint[]) AS k", (keys,))
             won = {k for k, ok in await cursor.fetchall() if ok}
-        got = {t for t, k in zip(wanted, keys, strict=True) if k in won}
-        self.held |= got
+            got = {t for t, k in zip(wanted, keys, strict=True) if k in won}
+            self.held |= got
         return got
 
     async def release(self, table_id: str) -> None:

@@ -95,9 +95,10 @@ class Tables:
             return
         for table in followed:
             if table.id in won:
+                # Owner first, listener second: a request heard here finds an owner.
                 await cluster.unsubscribe(f"varaq:ev:{table.id}")
-                await cluster.subscribe(f"varaq:req:{table.id}", table.handle)
                 await table.become_owner()
+                await cluster.subscribe(f"varaq:req:{table.id}", table.handle)
                 log.info("table %s: owned here now", table.id)
 
     async def tell_presence(self, table: Table) -> None:

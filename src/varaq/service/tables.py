@@ -709,24 +709,34 @@ class Table:
         """Rebuild from the store (the history), keeping this table's readers, and send them
         what they had not seen."""
         async with self.lock:
-            stored = await asyncio.to_thread(self.tables.store.load_table, self.id)
-            if stored is None:
-                return
-            fresh = self.tables.rebuild(stored)
-            before = self.version
-            self.info, self.game, self.seating, self.steps = (
-                fresh.info, fresh.game, fresh.seating, fresh.steps)
-            self._views.clear()
-            if self.version > before:
-                self._broadcast(before, self.steps[before:])
-            else:
-                for listener in self.listeners:
-                    listener.ask_resync(listener.version)
+            await self._reload()
+
+    async def _reload(self) -> None:
+        """:meth:`catch_up`'s work, with the table's lock already held."""
+        stored = await asyncio.to_thread(self.tables.store.load_table, self.id)
+        if stored is None:
+            return
+        fresh = self.tables.rebuild(stored)
+        before = self.version
+        self.info, self.game, self.seating, self.steps = (
+            fresh.info, fresh.game, fresh.seating, fresh.steps)
+        self._views.clear()
+        if self.version > before:
+            self._broadcast(before, self.steps[before:])
+        else:
+            for listener in self.listeners:
+                listener.ask_resync(listener.version)
 
     async def become_owner(self) -> None:
-        """This process took the table's lock: catch up from the store and run it."""
-        await self.catch_up()
-        self.role = "owner"
+        """This process took the table's lock: catch up from the store and run it.
+
+        The role changes under the table's lock, before the store is read: a request that
+        arrives meanwhile waits for the lock and then finds the whole history, where before
+        it saw a follower and was forwarded — to this very process, which was busy with it.
+        """
+        async with self.lock:
+            self.role = "owner"
+            await self._reload()
         if self.online is not None:
             self.online.mirror = None
             self.online.seen = set()
@@ -740,6 +750,11 @@ class Table:
         cluster = self.tables.cluster
         assert cluster is not None
         op, args = request.get("op"), request.get("args") or {}
+        if self.role != "owner":  # handed on meanwhile: never forward a forwarded request
+            if op != "presence":
+                await cluster.answer(request, refusal=Refusal(
+                    503, "this table is moving between servers; try again"))
+            return
         if op == "presence":
             if self.online is not None:
                 seats = {int(k): int(v) for k, v in (args.get("seats") or {}).items()}
