@@ -25,7 +25,9 @@ def replay(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, st
     return status, out, err
 
 
-def test_json_output_has_the_shape_of_record_md(capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_output_has_the_shape_in_docs_record_format(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, err = replay(capsys, str(EXAMPLES / "rules-examples-classic.json"), "--json")
     assert status == 0 and err == ""
     doc = json.loads(out)

@@ -131,7 +131,8 @@ def line(kind: str, points: int, *, seat: int | None = None, made: bool | None =
 
 
 def test_a_failed_nil_decides_the_hand_not_the_contract_beside_it() -> None:
-    # Example 6 of RULES.md: North's nil takes 2, South bids 4 and takes 3.
+    # Example 7 of docs/rules.md (a nil broken, Varaq): North's nil takes 2, South bids 4
+    # and takes 3.
     rules = Rules.named("varaq")
     h = score_hand(rules, (0, 3, 4, 3), (False,) * 4, (2, 4, 3, 4), (0, 0))
     side, part = decisive_part(score_parts(rules, h)) or (None, None)
