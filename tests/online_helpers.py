@@ -3,14 +3,16 @@ cookie and sends it with every request, while one TestClient runs the app."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
-from starlette.testclient import TestClient
+import anyio
+from starlette.testclient import TestClient, WebSocketTestSession
 
 from web_helpers import PATIENCE
 
-__all__ = ["Person", "sign_up", "wait_until"]
+__all__ = ["Person", "sign_up", "wait_until", "receive_within"]
 
 
 class Person:
@@ -67,3 +69,21 @@ def wait_until(check: Any, what: str, patience: float = PATIENCE) -> Any:
             return value
         assert time.monotonic() < deadline, f"never happened: {what}"
         time.sleep(0.01)
+
+
+def receive_within(ws: WebSocketTestSession, patience: float = PATIENCE) -> dict[str, Any]:
+    """The socket's next message, failing the test after ``patience`` seconds instead of
+    waiting for ever (the TestClient's own ``receive_json`` has no limit, so a message that
+    never comes would hang the whole run)."""
+
+    async def next_message() -> Any:
+        with anyio.fail_after(patience):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(next_message)
+    except TimeoutError:
+        raise AssertionError(f"no socket message within {patience:g} s") from None
+    ws._raise_on_close(message)
+    doc: dict[str, Any] = json.loads(message["text"])
+    return doc
