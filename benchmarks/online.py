@@ -243,7 +243,8 @@ async def run(
                 else round((cpu1 - cpu0) / seconds, 2),
                 "client_cpu_share": round((client1 - client0) / seconds, 2),
                 "server_rss_mb": None if rss1 is None else round(rss1 / 2**20, 1),
-                "errors": len(meter.errors),
+                "errors": len(meter.errors),  # since the start, not only in this window
+                "error_samples": sorted(set(meter.errors))[:3],
             })
             print(json.dumps(steps[-1]), file=sys.stderr, flush=True)
             if not steps[-1]["holds"] and args.stop_at_first_miss:
