@@ -7,14 +7,18 @@ agreement on many random endgames checks both the search and the solver's readin
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from deal_helpers import random_holdings
 from varaq import Game
-from varaq.cards import parse_hand
+from varaq.cards import parse_card, parse_hand
 from varaq.engine import PLAY
 from varaq.events import TrickResult
 from varaq.rules import Rules
@@ -123,12 +127,21 @@ def test_big_joker_beats_little_joker_beats_two_of_spades() -> None:
 
 
 def test_two_clubs_opening_lead_is_forced_only_at_the_first_trick() -> None:
-    hands = [parse_hand("2C AH"), parse_hand("3C KH"), parse_hand("4C QH"), parse_hand("5C JH")]
-    r = solve(hands, leader=0, broken=False, side=0, first_trick_two_clubs=True)
-    assert r.best_card == parse_hand("2C").bit_length() - 1
-    assert r.tricks == 1  # W wins the club with 5C, then N's ace of hearts wins the last trick
+    # The 2♣ lead gives West the club trick and the lead: West's 3♦ then catches North's A♥
+    # with no heart led, and East's 4♦ takes it.  Free to lead, North cashes the A♥ first.
+    hands = [parse_hand("2C AH"), parse_hand("3C 4D"), parse_hand("4C 2H"), parse_hand("5C 3D")]
+    forced = solve(hands, leader=0, broken=False, side=0, first_trick_two_clubs=True)
+    assert forced.best_card == parse_card("2C")
+    assert forced.tricks == 0
     free = solve(hands, leader=0, broken=False, side=0)
-    assert free.tricks == 1
+    assert (free.tricks, free.best_card) == (1, parse_card("AH"))
+    assert card_values(hands, 0, (), False, side=0, first_trick_two_clubs=True) == {
+        parse_card("2C"): 0}
+    assert card_values(hands, 0, (), False, side=0) == {parse_card("2C"): 0, parse_card("AH"): 1}
+    # Once the trick has a card the rule has nothing to say: East may follow with either club.
+    after = [parse_hand("AH"), parse_hand("2C AC"), parse_hand("4C 2H"), parse_hand("5C 3D")]
+    values = card_values(after, 0, [parse_card("3C")], False, side=1, first_trick_two_clubs=True)
+    assert set(values) == {parse_card("2C"), parse_card("AC")}
 
 
 def test_nil_question_counts_one_seat() -> None:
@@ -263,3 +276,74 @@ def test_nil_judgement_of_a_card_agrees_with_brute_force() -> None:
                 assert verdict == ("escaped" if could and not can else "")
             seen[verdict] += 1
     assert seen["set"] and seen["escaped"]
+
+
+#: Runs in a fresh interpreter that cannot import the compiled core, as after an install
+#: without a C compiler (the module is refused at import, whatever is on disk).
+_WITHOUT_THE_CORE = '''
+import importlib.abc
+import sys
+
+
+class NoCompiledCore(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "varaq._fastsolver":
+            raise ImportError("no compiled core in this interpreter")
+        return None
+
+
+sys.meta_path.insert(0, NoCompiledCore())
+
+from varaq import solver
+from varaq.cards import parse_hand
+
+print(solver.default_backend())
+print(solver.backend_status()[1])
+hands = [parse_hand(h) for h in ("AS AH", "2S 3D", "4D 5D", "6D 7D")]
+print(solver.solve(hands, 0, broken=True).tricks, solver.solve(hands, 0, broken=False).tricks)
+try:
+    solver.Solver(0, backend="c")
+except ValueError as e:
+    print("refused:", e)
+'''
+
+
+def test_without_the_compiled_core_the_python_search_serves_and_says_so_once() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "VARAQ_SOLVER"}
+    run = subprocess.run([sys.executable, "-c", _WITHOUT_THE_CORE], capture_output=True,
+                         text=True, check=True, env=env, timeout=60)
+    missing = "the compiled solver is not built (no C compiler at install time?)"
+    assert run.stdout.splitlines() == [
+        "python",
+        f"pure Python: {missing}",
+        "2 1",  # the module docstring's position, solved by the Python search
+        f"refused: {missing}",
+    ]
+    # Two searches, one line: the fallback is told once per process, on the log.
+    assert run.stderr.splitlines() == [
+        f"varaq: {missing}; the pure Python solver is used (slower)"]
+
+
+def test_a_build_whose_compiler_fails_goes_on_without_the_core(tmp_path: Path) -> None:
+    """setup.py's extension is optional: a compiler that fails makes the build say so in one
+    line and carry on (exit 0, no extension), so the install still gives the Python search.
+
+    Only setup.py runs here, with the core's source beside it: the package's own metadata
+    (pyproject.toml) needs a newer setuptools than the test environment's, which pip fetches
+    into an isolated build, and a test must not reach the network."""
+    root = Path(__file__).resolve().parents[1]
+    shutil.copy(root / "setup.py", tmp_path)
+    (tmp_path / "src" / "varaq").mkdir(parents=True)
+    shutil.copy(root / "src" / "varaq" / "_fastsolver.c", tmp_path / "src" / "varaq")
+    run = subprocess.run(
+        [sys.executable, "setup.py", "build_ext", "--build-lib", "lib", "--build-temp", "tmp"],
+        cwd=tmp_path, env={**os.environ, "CC": "/bin/false"}, capture_output=True, text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    notices = [line for line in run.stdout.splitlines() if line.startswith("varaq:")]
+    # One line, naming the compiler's failure (its wording is setuptools').
+    assert len(notices) == 1 and "/bin/false" in notices[0], run.stdout
+    assert notices[0].startswith("varaq: the compiled solver was not built (")
+    assert notices[0].endswith("); the pure Python one is used")
+    assert not [p.name for p in tmp_path.rglob("_fastsolver*") if p.suffix != ".c"]
