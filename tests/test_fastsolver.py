@@ -17,7 +17,15 @@ from endplay.dds.solve import SolveMode, solve_board
 from endplay.types import Card, Deal, Denom, Player
 
 from deal_helpers import random_holdings
-from varaq.cards import RANK_LETTERS, TWO_CLUBS, card_text
+from varaq.cards import (
+    JOKER_DECK,
+    RANK_LETTERS,
+    SPADE_MASK,
+    STANDARD_DECK,
+    TWO_CLUBS,
+    card_list,
+    card_text,
+)
 from varaq.solver import Solver, SolverLimit, card_values, default_backend, solve
 
 pytestmark = pytest.mark.skipif(
@@ -105,18 +113,37 @@ def test_every_cards_count_agrees_for_side_and_nil_objectives() -> None:
         ), (hands, leader, trick, broken, side, counted)
 
 
+def _first_trick_with_two_clubs(
+    rng: random.Random, cards: int,
+) -> tuple[list[int], int, list[int], bool]:
+    """A classic-deck opening position of ``cards`` cards a hand, before the first lead: one
+    seat holds the 2♣ (put in place of one of its cards if the deal left it out) and leads."""
+    hands, _, _ = random_holdings(rng, cards, False, in_trick=0)
+    holder = next((s for s in range(4) if hands[s] >> TWO_CLUBS & 1), None)
+    if holder is None:
+        holder = rng.randrange(4)
+        hands[holder] ^= 1 << rng.choice(card_list(hands[holder])) | 1 << TWO_CLUBS
+    return hands, holder, [], False
+
+
 def test_the_two_clubs_opening_lead_is_honoured() -> None:
     rng = random.Random(5)
+    changed = 0
     for _ in range(20):
-        hands, _, _, _ = _random_position(rng, 3, False, in_trick=0)
-        holder = next((s for s in range(4) if hands[s] >> TWO_CLUBS & 1), None)
-        if holder is None:
-            continue
+        hands, holder, _, _ = _first_trick_with_two_clubs(rng, 3)
+        side = holder & 1
         kw = {"first_trick_two_clubs": True}
         c = solve(hands, holder, (), False, False, backend="c", **kw)
         p = solve(hands, holder, (), False, False, backend="python", **kw)
         assert c.best_card == TWO_CLUBS == p.best_card
         assert c.tricks == p.tricks
+        # The value is that of the 2♣ lead, which a free leader need not choose.
+        python = Solver(side, backend="python")
+        assert c.tricks == python._after(hands, holder, (), False, TWO_CLUBS)
+        assert card_values(hands, holder, (), False, False, side, backend="c", **kw) == {
+            TWO_CLUBS: c.tricks}
+        changed += solve(hands, holder, (), False, False, backend="python").tricks != c.tricks
+    assert changed, "no try where the forced lead changes the value: the rule went untested"
 
 
 def test_the_node_limit_stops_the_core() -> None:
@@ -124,6 +151,86 @@ def test_the_node_limit_stops_the_core() -> None:
     hands, leader, trick, broken = _random_position(rng, 13, False, True, in_trick=0)
     with pytest.raises(SolverLimit):
         solve(hands, leader, trick, broken, backend="c", node_limit=20)
+
+
+# -- Varaq's own rules in longer positions ----------------------------------------------------
+#
+# The comparisons above stop at 7 cards a hand, where the Python search is quick.  The rules
+# bridge does not have (spades waiting to be broken, the leader who holds only spades, the
+# jokers' trump order, the 2♣ opening lead) are checked again at 8 and 9 cards, on a few
+# positions each so that the Python reference stays within seconds.
+
+
+def _leader_holds_only_spades(
+    rng: random.Random, cards: int, jokers: bool,
+) -> tuple[list[int], int, list[int], bool]:
+    """Spades unbroken and the leader to lead holding nothing but spades (jokers are spades)."""
+    deck = card_list(JOKER_DECK if jokers else STANDARD_DECK)
+    spades = [c for c in deck if 1 << c & SPADE_MASK]
+    rng.shuffle(spades)
+    leader = rng.randrange(4)
+    hands = [0, 0, 0, 0]
+    for c in spades[:cards]:
+        hands[leader] |= 1 << c
+    rest = [c for c in deck if not hands[leader] >> c & 1]
+    rng.shuffle(rest)
+    for i, seat in enumerate(s for s in range(4) if s != leader):
+        for c in rest[i * cards:(i + 1) * cards]:
+            hands[seat] |= 1 << c
+    return hands, leader, [], False
+
+
+def _unbroken(
+    rng: random.Random, cards: int, jokers: bool,
+) -> tuple[list[int], int, list[int], bool]:
+    """Spades unbroken: no spade in the trick in progress (one played there would break them),
+    the trick at any stage."""
+    while True:
+        hands, leader, trick = random_holdings(rng, cards, jokers)
+        if not any(1 << c & SPADE_MASK for c in trick):
+            return hands, leader, trick, False
+
+
+#: (kind of position, cards a hand, jokers, how many positions)
+LONG = [
+    ("unbroken", 8, True, 8), ("unbroken", 9, True, 4), ("unbroken", 8, False, 6),
+    ("unbroken", 9, False, 3), ("only spades", 8, True, 6), ("only spades", 9, True, 4),
+    ("only spades", 9, False, 4), ("two clubs", 8, False, 6), ("two clubs", 9, False, 4),
+]
+
+
+@pytest.mark.parametrize(("kind", "cards", "jokers", "count"), LONG,
+                         ids=[f"{k.replace(' ', '-')}-{n}{'-jokers' if j else ''}"
+                              for k, n, j, _ in LONG])
+def test_core_agrees_with_the_python_search_on_varaq_rules_at_8_and_9_cards(
+    kind: str, cards: int, jokers: bool, count: int,
+) -> None:
+    rng = random.Random(f"{kind}/{cards}/{jokers}")
+    two_clubs = kind == "two clubs"
+    for _ in range(count):
+        if kind == "unbroken":
+            hands, leader, trick, broken = _unbroken(rng, cards, jokers)
+        elif kind == "only spades":
+            hands, leader, trick, broken = _leader_holds_only_spades(rng, cards, jokers)
+        else:
+            hands, leader, trick, broken = _first_trick_with_two_clubs(rng, cards)
+        side = ((leader + len(trick)) & 3) & 1
+        where = (hands, leader, trick, broken, side)
+        python = card_values(hands, leader, trick, broken, jokers, side,
+                             first_trick_two_clubs=two_clubs, backend="python")
+        core = card_values(hands, leader, trick, broken, jokers, side,
+                           first_trick_two_clubs=two_clubs, backend="c")
+        assert core == python, where
+        result = solve(hands, leader, trick, broken, jokers, side,
+                       first_trick_two_clubs=two_clubs, backend="c")
+        assert result.tricks == max(python.values()), where
+        assert python[result.best_card] == result.tricks, where
+        if kind == "only spades":
+            assert set(core) == set(card_list(hands[leader]))  # any spade may be led
+        elif not trick and not two_clubs and hands[leader] & ~SPADE_MASK:
+            assert core and not any(1 << c & SPADE_MASK for c in core)  # no spade lead yet
+        if two_clubs:
+            assert list(core) == [TWO_CLUBS]
 
 
 # -- DDS -------------------------------------------------------------------------------------
@@ -187,3 +294,13 @@ def test_core_agrees_with_dds_on_full_deals() -> None:
         result = solve(hands, leader, (), True, backend="c")
         assert result.tricks == max(dds.values())
         assert dds[result.best_card] == result.tricks
+
+
+def test_core_agrees_with_dds_on_full_deals_in_the_middle_of_a_trick() -> None:
+    rng = random.Random(2027)
+    for in_trick in (1, 2, 3) * 3:
+        hands, leader, trick, _ = _random_position(rng, 13, False, True, in_trick=in_trick)
+        turn = (leader + len(trick)) & 3
+        want = _dds_values(hands, leader, trick)
+        got = card_values(hands, leader, trick, True, False, turn & 1, backend="c")
+        assert got == want, (_pbn(hands), leader, trick)
