@@ -23,7 +23,7 @@ from varaq.review import (
     reviewable_hands,
     run_step,
 )
-from varaq.solver import card_values
+from varaq.solver import default_backend, game_card_values
 
 SCORING = next(lesson for lesson in LESSONS if lesson.id == "scoring")
 
@@ -59,30 +59,32 @@ def test_the_best_card_is_not_flagged() -> None:
     assert review.priced[47].best_cards == (parse_card("KC"),)
 
 
-def play_perfectly_from(game: Game, cards: int) -> None:
-    """Normal plays until every hand holds ``cards`` cards, then each seat plays a best card
-    for its side (double dummy) to the end of the hand."""
+def play_perfectly(game: Game) -> None:
+    """Normal bids; then from the first lead every seat plays a best card for its side, double
+    dummy, by the solver's values of every legal card (the compiled core, by default)."""
     bot = NormalBot()
     rng = random.Random(3)
-    while game.phase_name in ("bid", "play"):
-        if game.phase_name == "play" and max(h.bit_count() for h in game.hands) <= cards:
-            side = game.turn & 1
-            values = card_values(game.hands, game.leader, game.trick, game.broken, game.rules,
-                                 side)
-            game.apply(max(values, key=lambda c: (values[c], -c)))
-        else:
-            game.apply(bot.act(game.view(game.turn), rng))
+    while game.phase_name == "bid":
+        game.apply(bot.act(game.view(game.turn), rng))
+    while game.phase_name == "play":
+        values = game_card_values(game, game.turn & 1)
+        game.apply(max(values, key=lambda c: (values[c], -c)))
 
 
 def test_a_hand_played_perfectly_has_no_flag() -> None:
+    assert default_backend() == "c", "a whole hand double dummy needs the compiled core"
     game = Game("varaq", seed=11, dealer=3)
     game.deal()
-    play_perfectly_from(game, 4)
+    play_perfectly(game)
     facts = HandFacts.from_game(game, 1)
     assert 0 not in facts.bids  # no nil: every card is judged on tricks
-    review = review_hand(facts, cards=4, bids=False)
-    assert len(review.priced) == 16
+    review = review_hand(facts, bids=False, with_par=True)
+    assert len(review.priced) == 52 and review.first_trick == 1 and not review.stopped
     assert not [p for p in review.priced.values() if p.flag]
+    assert all(p.kind == "tricks" and p.value == p.best for p in review.priced.values())
+    # Perfect play from the first lead takes par, and the review's par says so.
+    tricks = facts.result.tricks
+    assert review.par == (tricks[0] + tricks[2], tricks[1] + tricks[3])
 
 
 def test_a_whole_deal_of_one_suit_each_is_priced_to_the_first_trick_with_par() -> None:
