@@ -4,6 +4,7 @@ play again, phrases, and the quick-match queue."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -177,6 +178,120 @@ def test_each_person_acts_only_for_their_own_seat_and_sees_only_their_cards(
     assert record["reader"] == "watcher" and "deal" not in record["hands"][-1]
 
 
+def table_now(person: Person, tid: str) -> tuple[int, dict[str, str]]:
+    """The table's version and who sits where: what a refused request must leave alone."""
+    state = person.state(tid)
+    return state["version"], seats(state)
+
+
+def first_turn_of(tid: str, *persons: Person) -> tuple[Person, dict[str, Any]]:
+    """Whichever of ``persons`` must act first, and their state (the computer players move at
+    once, and nobody else acts, so the table then waits for that person)."""
+    def turn() -> tuple[Person, dict[str, Any]] | None:
+        for person in persons:
+            state = person.state(tid)
+            if state["view"]["legal"]:
+                return person, state
+        return None
+
+    found: tuple[Person, dict[str, Any]] = wait_until(turn, "a person's turn")
+    return found
+
+
+def test_an_action_at_a_stale_version_is_refused(app_client: TestClient) -> None:
+    tid, ana, bo = started_table(app_client)
+    mover, state = first_turn_of(tid, ana, bo)
+    before = table_now(ana, tid)
+    choice = state["view"]["legal"][0]
+    for version in (state["version"] - 1, state["version"] + 1):
+        stale = mover.post(f"/api/games/{tid}/actions", {"action": choice, "version": version})
+        assert stale.status_code == 409 and "stale version" in stale.json()["error"]
+        assert table_now(ana, tid) == before
+    mover.ok(f"/api/games/{tid}/actions", {"action": choice, "version": state["version"]})
+    assert table_now(ana, tid)[0] > before[0]
+
+
+def test_a_seat_named_in_the_body_is_ignored(app_client: TestClient) -> None:
+    tid, ana, bo = started_table(app_client)
+    mover, state = first_turn_of(tid, ana, bo)
+    other = bo if mover is ana else ana
+    turn, choice = state["view"]["turn"], state["view"]["legal"][0]
+    before = table_now(ana, tid)
+    # The other person names the seat whose turn it is: they still act for their own seat.
+    body = {"action": choice, "seat": turn, "version": state["version"]}
+    forged = other.post(f"/api/games/{tid}/actions", body)
+    assert forged.status_code == 409 and "turn" in forged.json()["error"]
+    assert table_now(ana, tid) == before
+    with other.socket(tid) as ws:
+        ws.send_json({"type": "action", **body})
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["status"] == 409
+    assert table_now(ana, tid) == before
+    # The one to move names East, a computer player's seat: the move is still their own.
+    mover.ok(f"/api/games/{tid}/actions", {**body, "seat": "E"})
+    event = events_of(ana, tid, since=state["version"])[0]
+    assert event["seat"] == turn and event["action"] == choice
+    assert seats(ana.state(tid)) == before[1]
+
+
+def test_a_finished_match_takes_nobody_new_and_no_more_moves(app_client: TestClient) -> None:
+    tid, ana, bo = started_table(app_client)
+    code = ana.state(tid)["table"]["code"]
+    ana.ok(f"/api/games/{tid}/seat", {"seat": "E", "to": "open"})  # a seat someone could take
+    ana.ok(f"/api/games/{tid}/concede")  # Bo is away: Ana concedes alone
+    assert ana.state(tid)["status"] == "over"
+    before = table_now(ana, tid)
+    assert before[1]["E"] == "open"
+    cai = sign_up(app_client, "Cai")
+    late = cai.post("/api/tables/join", {"code": code})
+    assert late.status_code == 409 and "this match is over" in late.json()["error"]
+    assert table_now(ana, tid) == before
+    for person, path, body in (
+        (ana, "actions", {"action": "bid 3"}),
+        (bo, "actions", {"action": "bid 3", "version": before[0]}),
+        (bo, "next", None),
+        (bo, "concede", None),
+    ):
+        response = person.post(f"/api/games/{tid}/{path}", body)
+        assert response.status_code == 409, (path, response.text)
+        assert "match is over" in response.json()["error"]
+        assert table_now(ana, tid) == before
+
+
+def test_the_host_opens_a_seat_and_someone_new_takes_it_mid_match(
+    app_client: TestClient,
+) -> None:
+    tid, ana, bo = started_table(app_client)
+    code = ana.state(tid)["table"]["code"]
+    opened = ana.ok(f"/api/games/{tid}/seat", {"seat": "E", "to": "open"})
+    assert seats(opened)["E"] == "open" and opened["status"] == "playing"
+    # While it is open a computer player plays East, so the match goes on.
+    wait_until(lambda: act_for(ana, tid) or act_for(bo, tid) or any(
+        e["seat"] == "E" for e in events_of(ana, tid, since=opened["version"])),
+        "East played while open")
+    cai = sign_up(app_client, "Cai")
+    joined = cai.ok("/api/tables/join", {"code": code})
+    assert joined["seat"] == "E" and joined["state"]["you"] == "E"
+    assert seats(ana.state(tid))["E"] == "Cai"
+    hand = set(joined["state"]["view"]["hand"])
+    assert hand and not hand & set(ana.state(tid)["view"]["hand"])
+
+    def cais_turn() -> dict[str, Any] | None:
+        act_for(ana, tid)
+        act_for(bo, tid)
+        state = cai.state(tid)
+        return state if state["view"]["legal"] else None
+
+    # East is Cai's now: the computer player no longer moves for it, Cai does.
+    mine = wait_until(cais_turn, "Cai's turn")
+    choice = mine["view"]["legal"][0]
+    cai.ok(f"/api/games/{tid}/actions", {"action": choice, "version": mine["version"]})
+    event = events_of(ana, tid, since=mine["version"])[0]
+    assert event["seat"] == "E" and event["action"] == choice and "auto" not in event
+    full = sign_up(app_client, "Dee").post("/api/tables/join", {"code": code})
+    assert full.status_code == 409 and "full" in full.json()["error"]
+
+
 def play_out(person: Person, tid: str, steps: int = 60) -> dict[str, Any]:
     """Act for this person whenever it is their turn, until the hand is over."""
     state = person.state(tid)
@@ -208,10 +323,9 @@ def test_a_dropped_player_is_played_for_and_takes_over_again(app_client: TestCli
     away = wait_until(lambda: (s := ana.state(tid)["table"]["seats"][0])["away"] and s, "away")
     assert away["takeover"] and away["kind"] == "person" and away["name"] == "Bo"
     wait_until(lambda: ana.state(tid)["table"]["seats"][0]["auto"], "a computer player for Bo")
-    events = []
-    state = ana.state(tid)
+    events: list[dict[str, Any]] = []
     for _ in range(80):  # Ana plays on; Bo's turns are played for Bo
-        state = play_out(ana, tid, steps=1)
+        play_out(ana, tid, steps=1)
         events = ana.get(f"/api/games/{tid}?since=0").json()["events"]
         if any(e.get("auto") and e["seat"] == "N" for e in events):
             break
@@ -219,22 +333,105 @@ def test_a_dropped_player_is_played_for_and_takes_over_again(app_client: TestCli
     with bo.socket(tid) as ws:  # Bo comes back and is himself again
         ws.send_json({"type": "hello", "version": 0})
         ws.receive_json()
-        seat = ana.state(tid)["table"]["seats"][0]
+        seat = wait_until(lambda: (s := ana.state(tid)["table"]["seats"][0])["present"] and s,
+                          "Bo present again")
         assert not seat["auto"] and not seat["away"]
-    assert state
+
+        def bos_turn() -> dict[str, Any] | None:
+            act_for(ana, tid)  # Ana plays on, and asks for the next hand when one ends
+            state = bo.state(tid)
+            if state["view"]["phase"] == "deal":
+                bo.post(f"/api/games/{tid}/next")
+            return state if state["view"]["legal"] else None
+
+        # Bo's next turn waits for Bo: nobody plays it for him, and his own move is taken.
+        mine = wait_until(bos_turn, "Bo's turn")
+        assert not ana.state(tid)["table"]["seats"][0]["auto"]
+        choice = mine["view"]["legal"][0]
+        done = bo.ok(f"/api/games/{tid}/actions", {"action": choice, "version": mine["version"]})
+        assert done["version"] > mine["version"]
+        after = ana.get(f"/api/games/{tid}?since={mine['version']}").json()["events"]
+        assert after[0]["seat"] == "N" and after[0]["action"] == choice
+        assert "auto" not in after[0], after[0]
 
 
-def test_the_turn_timer_plays_a_slow_persons_turn(app_client: TestClient) -> None:
-    ana, bo = people(app_client, "Ana", "Bo")
+def act_for(person: Person, tid: str) -> None:
+    """One move for ``person`` if it is their turn (the first legal one), or their request for
+    the next hand once a hand is over: a test waiting for someone else's turn plays on."""
+    state = person.state(tid)
+    if state["view"]["legal"]:
+        choice = "bid 2" if "bid 2" in state["view"]["legal"] else state["view"]["legal"][0]
+        person.post(f"/api/games/{tid}/actions", {"action": choice, "version": state["version"]})
+    elif state["view"]["phase"] == "deal":
+        person.post(f"/api/games/{tid}/next")
+
+
+@pytest.fixture
+def timed(tmp_path: Path) -> Iterator[TestClient]:
+    """A turn timer's 30 seconds last 6 here: long enough for a test to act in time, short
+    enough to wait for once."""
+    app = make_app(tmp_path, drop_seconds=600.0, next_hand_seconds=0.5, turn_second=0.2)
+    with TestClient(app) as client:
+        yield client
+
+
+def events_of(person: Person, tid: str, since: int = 0) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = person.get(f"/api/games/{tid}?since={since}").json()["events"]
+    return events
+
+
+def test_the_turn_timer_plays_one_slow_turn_and_no_more(timed: TestClient) -> None:
+    ana, bo = people(timed, "Ana", "Bo")
     doc = open_table(ana, fill_bots=True, turn_timer=30)
     bo.ok("/api/tables/join", {"code": doc["code"]})
     tid = doc["id"]
     with ana.socket(tid), bo.socket(tid):  # both present: only the timer can act for them
         ana.ok(f"/api/games/{tid}/start")
-        events = wait_until(
-            lambda: [e for e in ana.get(f"/api/games/{tid}?since=0").json()["events"]
-                     if e.get("auto")], "a timed-out turn played for someone", patience=30)
-    assert events[0]["seat"] in ("N", "S")
+        first = wait_until(lambda: next((e for e in events_of(ana, tid) if e.get("auto")), None),
+                           "a timed-out turn played for someone")
+        seat = first["seat"]
+        assert seat in ("N", "S")
+        slow, other = (ana, bo) if seat == "S" else (bo, ana)
+        assert not ana.state(tid)["table"]["seats"]["NESW".index(seat)]["auto"]
+
+        def their_turn_again() -> dict[str, Any] | None:
+            act_for(other, tid)
+            state = slow.state(tid)
+            if state["view"]["phase"] == "deal":
+                slow.post(f"/api/games/{tid}/next")
+            mine = state["view"]["legal"] and state["version"] >= first["version"]
+            return state if mine else None
+
+        # The next turn is the slow person's own again, and a move in time is theirs.
+        mine = wait_until(their_turn_again, "the slow person's next turn")
+        choice = mine["view"]["legal"][0]
+        slow.ok(f"/api/games/{tid}/actions", {"action": choice, "version": mine["version"]})
+        after = events_of(ana, tid, since=mine["version"])
+        assert after[0]["seat"] == seat and after[0]["action"] == choice
+        assert "auto" not in after[0]
+        played_for = [e for e in events_of(ana, tid, since=first["version"])
+                      if e["seat"] == seat and e.get("auto")]
+        assert played_for == [], "the timer played more than one turn for the slow person"
+        assert not ana.state(tid)["table"]["seats"]["NESW".index(seat)]["auto"]
+
+
+def test_a_dropped_player_has_sixty_seconds_to_come_back(tmp_path: Path) -> None:
+    from varaq.service.settings import Settings
+
+    assert Settings().drop_seconds == 60.0
+    assert Settings.from_env(secret=b"s" * 32).drop_seconds == 60.0  # as varaq serve starts
+    with TestClient(make_app(tmp_path)) as client:  # the default countdown
+        tid, ana, bo = started_table(client)
+        with bo.socket(tid) as ws:
+            ws.send_json({"type": "hello", "version": 0})
+            ws.receive_json()
+        before = time.time()
+        away = wait_until(lambda: (s := ana.state(tid)["table"]["seats"][0])["away"] and s,
+                          "Bo away")
+        # When the computer player is due (a deadline shown to the others), not a wait: only
+        # far from 60 s if the countdown were another one.
+        left = away["takeover"] / 1000 - before
+        assert 30 < left <= 61 and not away["auto"]
 
 
 def test_conceding_needs_a_present_partners_agreement(app_client: TestClient) -> None:
