@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import pytest
+from itsdangerous import TimestampSigner
 from starlette.testclient import TestClient
 
-from online_helpers import sign_up
+from online_helpers import sign_up, wait_until
 from varaq.service.accounts import clean_name
 from varaq.service.errors import Refusal
 from varaq.service.settings import Limits
@@ -30,12 +32,29 @@ def test_sign_up_signs_in_and_the_profile_says_who(client: TestClient) -> None:
     assert client.get("/api/account").json() == {"signed_in": False}
 
 
-def test_the_password_is_never_sent_back_or_stored_plain(client: TestClient) -> None:
+def test_the_password_is_never_sent_back_logged_or_stored_plain(
+    client: TestClient, caplog: pytest.LogCaptureFixture,
+) -> None:
     password = "a very particular secret"
-    texts = [client.post("/api/account/signup", json={"name": "Bo", "password": password}).text,
-             client.post("/api/account/signin", json={"name": "Bo", "password": password}).text,
-             client.get("/api/account").text]
-    assert all(password not in text for text in texts)
+    caplog.set_level(logging.DEBUG)  # every logger, at its most talkative
+    responses = [
+        client.post("/api/account/signup", json={"name": "Bo", "password": password}),
+        client.post("/api/account/signin", json={"name": "Bo", "password": password}),
+        client.get("/api/account"),
+        client.post("/api/account/signin", json={"name": "Bo", "password": password + "!"}),
+        client.post("/api/account/signin", json={"name": "Nobody", "password": password}),
+        client.post("/api/account/signup", json={"name": "BO", "password": password}),
+        client.post("/api/account/signup", json={"name": "B", "password": password}),
+    ]
+    assert [r.status_code for r in responses] == [201, 200, 200, 401, 401, 409, 400]
+    for response in responses:
+        assert password not in response.text
+        assert all(password not in value for value in response.headers.values())
+    assert caplog.records, "nothing was logged: the check below would prove nothing"
+    for record in caplog.records:
+        text = f"{record.getMessage()} {record.args!r} {record.exc_text or ''}"
+        assert password not in text, record
+    assert password not in caplog.text
     store = client.app.state.store  # type: ignore[attr-defined]
     user = store.user_by_key("bo")
     assert user.password.startswith("$argon2id$") and password not in user.password
@@ -82,15 +101,49 @@ def test_names_are_cleaned_before_they_are_compared() -> None:
 
 
 def test_a_forged_or_altered_cookie_signs_nobody_in(client: TestClient) -> None:
-    person = sign_up(client, "Fay")
-    value, _, signature = person.cookie.rpartition(".")
-    forged = f"{value}.{'A' * len(signature)}"
-    for cookie in (forged, "1", "", "x" * 500, person.cookie.replace(str(person.id), "1", 1)):
+    ana, fay = sign_up(client, "Ana"), sign_up(client, "Fay")
+    user, stamp, signature = fay.cookie.split(".")
+    assert user == str(fay.id) and ana.id != fay.id
+    other_server = TimestampSigner(b"another server's secret" * 2, salt="varaq.session")
+    altered = {
+        "Fay's signature on Ana's id": f"{ana.id}.{stamp}.{signature}",
+        "Fay's signature on another time": f"{user}.{_changed(stamp)}.{signature}",
+        "a signature made up": f"{user}.{stamp}.{'A' * len(signature)}",
+        "a signature one letter off": f"{user}.{stamp}.{_changed(signature)}",
+        "signed with another key": other_server.sign(str(ana.id).encode()).decode(),
+        "no signature at all": str(ana.id),
+        "empty": "",
+        "far too long": "x" * 500,
+    }
+    for what, cookie in altered.items():
+        assert cookie != fay.cookie, what
         client.cookies.clear()
         got = client.get("/api/account", headers={"Cookie": f"varaq_session={cookie}"})
-        assert got.json() in ({"signed_in": False}, {**got.json(), "id": person.id})
-        if cookie != person.cookie:
-            assert got.json().get("id") in (None, person.id)
+        assert got.json() == {"signed_in": False}, what
+    assert fay.get("/api/account").json()["id"] == fay.id  # the cookie as given still works
+
+
+def _changed(text: str) -> str:
+    """``text`` with its last character replaced by another of the same alphabet."""
+    return text[:-1] + ("B" if text[-1] == "A" else "A")
+
+
+def test_the_winners_of_a_match_of_people_each_count_a_win(client: TestClient) -> None:
+    ana, bo, cai = (sign_up(client, name) for name in ("Ana", "Bo", "Cai"))
+    doc = ana.ok("/api/tables", {"level": "easy", "fill_bots": True}, status=201)
+    assert [p.ok("/api/tables/join", {"code": doc["code"]})["seat"] for p in (bo, cai)] == [
+        "N", "W"]
+    ana.ok(f"/api/games/{doc['id']}/start")
+    # Cai's partner (East) is a computer player: Cai concedes alone, and North-South win.
+    assert cai.ok(f"/api/games/{doc['id']}/concede")["view"]["winner"] == "NS"
+
+    def profiles() -> dict[str, tuple[int, int]] | None:
+        counts = {p.name: (me["played"], me["won"])
+                  for p in (ana, bo, cai) if (me := p.get("/api/account").json())}
+        return counts if all(played for played, _ in counts.values()) else None
+
+    assert wait_until(profiles, "the match counted") == {
+        "Ana": (1, 1), "Bo": (1, 1), "Cai": (1, 0)}
 
 
 def test_sign_in_attempts_are_limited_per_name_and_per_address(tmp_path: Path) -> None:
