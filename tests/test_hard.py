@@ -205,6 +205,45 @@ def test_cheater_plays_whole_hands_legally_and_sees_every_card() -> None:
     assert sum(g.log[-1].result.tricks) == 13
 
 
+def _bid_par(seed: int) -> Game:
+    """A classic deal whose bids are each side's double-dummy tricks from the first lead, split
+    between the partners (no nil): with the contracts exactly what perfect play makes, a card
+    that gives up a trick sets the side, so the best card by match value is a best card by
+    tricks too (a bag to avoid would let a good player give a trick away on purpose)."""
+    from varaq.solver import solve
+
+    g = Game("classic", seed=seed, dealer=3)
+    g.deal()
+    ns = solve(g.hands, 0, (), False, side=0).tricks
+    assert 2 <= ns <= 11, "each seat must bid at least 1"
+    for bid in (ns // 2, (13 - ns) // 2, ns - ns // 2, 13 - ns - (13 - ns) // 2):  # N E S W
+        g.apply(BID + bid)
+    assert g.phase == PLAY and 0 not in g.bids
+    return g
+
+
+def test_the_cheater_plays_a_double_dummy_best_card_from_the_first_trick() -> None:
+    from varaq.bots.cheater import CheaterBot
+    from varaq.solver import default_backend, game_card_values
+
+    assert default_backend() == "c", "the cheater solves from the first trick with the core"
+    cheater = CheaterBot()
+    assert cheater.solver_cards == 13
+    choices = 0
+    for seed in (3, 8):
+        g = _bid_par(seed)
+        for _ in range(8):  # the first two tricks, every seat
+            side = g.turn & 1
+            values = game_card_values(g, side)
+            best = max(values.values())
+            decision = cheater.decide_full(g.copy())
+            assert values[decision.action] == best, (seed, len(g.tricks), g.trick)
+            assert decision.reason in ("best by perfect play", "the only legal card")
+            choices += min(values.values()) < best
+            g.apply(decision.action)
+    assert choices >= 4, "too few decisions where a card gives up a trick: nothing was tested"
+
+
 def test_hard_covers_partners_nil_by_winning_over_it() -> None:
     # S bid nil and has taken nothing.  W led the 5H; N (Hard) holds AH 2H and plays before E
     # and S: the AH takes the trick, so S can follow with any heart; the 2H leaves S exposed.
