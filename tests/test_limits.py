@@ -99,6 +99,21 @@ def test_only_json_bodies_change_anything(client: TestClient) -> None:
     refused(client.post("/api/games", content=b"level=easy",
                         headers={"Content-Type": "application/x-www-form-urlencoded"}),
             415, "application/json")
+    # An empty body that names another type is refused too: it is what another site's empty
+    # <form> posts, and a concession needs no body at all.
+    gid = new_game(client)["id"]
+    before = state(client, gid)
+    for kind in ("application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                 "text/plain;charset=UTF-8"):
+        refused(client.post(f"/api/games/{gid}/concede", content=b"",
+                            headers={"Content-Type": kind}), 415, "application/json")
+        assert state(client, gid)["version"] == before["version"]
+    assert state(client, gid)["status"] == "playing"
+    # No body with no type (what fetch sends for a POST without a body), or as JSON: fine.
+    assert client.post("/api/games").status_code == 201
+    assert client.post("/api/games", content=b"", headers=JSON).status_code == 201
+    assert client.post(f"/api/games/{gid}/concede").status_code == 200
+    assert state(client, gid)["status"] == "over"
 
 
 def test_another_sites_pages_cannot_post_or_open_a_socket(client: TestClient) -> None:

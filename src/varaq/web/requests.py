@@ -31,8 +31,15 @@ async def read_body(
 
     The body must be ``application/json`` (a cross-site form or ``text/plain`` post cannot
     send that without the browser asking first, which this server never allows) and at most
-    ``limit`` bytes, counted as it arrives.
+    ``limit`` bytes, counted as it arrives.  An ``optional`` body may be left out, but a
+    request that names another type is refused even when empty: an empty form posted from
+    another site's page would otherwise change a game (a concession, say) without any JSON.
+    A request with no ``Content-Type`` at all and no body is what ``fetch`` sends for a POST
+    without a body, so that one is accepted.
     """
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind and kind != "application/json":
+        raise Refusal(415, "the body must be sent as application/json")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isascii() or not declared.isdigit()
                                  or int(declared) > limit):
@@ -49,7 +56,6 @@ async def read_body(
         if optional:
             return {}
         raise Refusal(400, "the body must be a JSON object")
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise Refusal(415, "the body must be sent as application/json")
     doc = parse_json(raw, depth)
