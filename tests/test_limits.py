@@ -8,7 +8,12 @@ can do to another's game: nothing — its own outbox fills, not the table's.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +21,16 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from varaq.service.botpool import MIN_BUDGET, BotPool
+from online_helpers import receive_within, wait_until
+from varaq.rules import Rules
+from varaq.service import botpool
+from varaq.service.botpool import MIN_BUDGET, BotAnswer, BotPool
+from varaq.service.journal import Line
+from varaq.service.newtable import TableInfo, new_table_id
+from varaq.service.seating import BOT, Seating
 from varaq.service.settings import Limits
-from varaq.service.tables import Listener
-from web_helpers import TEST_SETTINGS, make_app, new_game, run_async, state
+from varaq.service.tables import Listener, Table
+from web_helpers import TEST_SETTINGS, make_app, new_game, run_async, south_choice, state
 
 JSON = {"Content-Type": "application/json"}
 
@@ -202,19 +213,40 @@ def test_hellos_waiting_together_are_answered_by_one_state() -> None:
 
 
 def test_a_hello_flood_is_rate_limited_and_other_games_go_on(tmp_path: Path) -> None:
-    with limited(tmp_path, socket="20/second") as client:
+    # Per minute, so the flood cannot outlast a window and start again: 20 hellos are
+    # answered, then refusals until the socket is closed.
+    with limited(tmp_path, socket="20/minute", act="1000/second") as client:
         flooded, other = new_game(client)["id"], new_game(client, dealer="E")["id"]
-        with client.websocket_connect(f"/ws/games/{flooded}") as ws:
+        answers: list[int] = []  # the other game's, while the flood goes on
+        moves = 0
+        with client.websocket_connect(f"/ws/games/{other}") as watch, \
+                client.websocket_connect(f"/ws/games/{flooded}") as ws:
+            watch.send_json({"type": "hello", "version": 0})
+            seen = receive_within(watch)["version"]
             states = errors = 0
             with pytest.raises(WebSocketDisconnect):
                 for _ in range(500):
                     ws.send_json({"type": "hello", "version": 0})
+                    # Before the flooding socket's answer is read, the other game moves on:
+                    # South acts over HTTP, and the game's own socket is sent the move.
+                    st = state(client, other)
+                    if st["view"]["legal"]:
+                        response = client.post(f"/api/games/{other}/actions", json={
+                            "action": south_choice(st["view"]), "version": st["version"]})
+                        answers.append(response.status_code)
+                        moves += 1
+                        while seen <= st["version"]:
+                            message = receive_within(watch)
+                            if message["type"] in ("event", "state"):
+                                seen = max(seen, message["version"])
+                    elif st["view"]["phase"] == "deal":
+                        answers.append(client.post(f"/api/games/{other}/next").status_code)
                     message = ws.receive_json()
                     states += message["type"] == "state"
                     errors += message.get("status") == 429
         assert states <= 20 and errors > 0
-        response = client.post(f"/api/games/{other}/actions", json={"action": "bid 3"})
-        assert response.status_code == 200
+        # Every move answered, and (the loop above) sent to the other game's socket.
+        assert moves >= 5 and answers.count(200) == len(answers), answers
 
 
 def test_a_slow_socket_fills_its_own_outbox_and_is_resynchronised() -> None:
@@ -258,6 +290,94 @@ def test_hard_decisions_share_the_budget_when_the_pool_is_busy() -> None:
     assert pool.budget_for(0.6) == pytest.approx(0.2)
     pool.waiting = 500
     assert pool.budget_for(0.6) == MIN_BUDGET
+
+
+class OneWorker(ThreadPoolExecutor):
+    """One worker thread in place of the Hard players' processes, noting each decision as a
+    table asks for it and as the worker takes it up (by its seed, which names the table)."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.lock = threading.Lock()
+        self.asked: list[str] = []
+        self.served: list[str] = []
+        #: Decisions of each table in the pool now (waiting or being worked out), and the most.
+        self.inside: Counter[str] = Counter()
+        self.most: Counter[str] = Counter()
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        seed = args[2]  # decide_in_worker(level, view, seed, budget, samples)
+        table = seed.split(":")[0]
+        with self.lock:
+            self.asked.append(seed)
+            self.inside[table] += 1
+            self.most[table] = max(self.most[table], self.inside[table])
+
+        def run() -> Any:
+            with self.lock:
+                self.served.append(seed)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                with self.lock:
+                    self.inside[table] -= 1
+
+        return super().submit(run)
+
+
+def thinking(level: str, view: Any, seed: str, budget: float, samples: Any = None) -> BotAnswer:
+    """A stand-in for the Hard player that holds the worker a moment, as its search would."""
+    time.sleep(0.03)
+    return BotAnswer(view.legal[0], "the first legal action", "hard")
+
+
+def test_hard_decisions_of_two_busy_tables_take_turns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each table asks for one decision at a time and the pool serves them in arrival order,
+    so two tables of Hard players take turns: neither waits behind the other's whole hand."""
+    monkeypatch.setattr(botpool, "decide_in_worker", thinking)
+    with TestClient(make_app(tmp_path)) as client:
+        tables = client.app.state.tables  # type: ignore[attr-defined]
+        worker = tables.bots._executor = OneWorker()
+
+        async def two_tables() -> list[Table]:
+            made = []
+            for seed in ("first", "second"):
+                info = TableInfo(new_table_id(), "solo", "hard", Rules.named("varaq"), seed)
+                made.append(await tables.create(info, Seating([BOT] * 4, started=True),
+                                                [Line("deal")]))
+            return made
+
+        first, second = client.portal.call(two_tables)  # type: ignore[union-attr]
+        wait_until(lambda: first.game.phase_name == second.game.phase_name == "deal",
+                   "both hands played out")
+    assert len(worker.served) == 2 * (4 + 52)  # four bids and 13 tricks at each table
+    assert worker.served == worker.asked  # taken up in the order they were asked for
+    assert worker.most == {"first": 1, "second": 1}  # never two of one table in the pool
+    order = [seed.split(":")[0] for seed in worker.served]
+    turns = sum(a != b for a, b in itertools.pairwise(order))
+    assert turns >= len(order) // 2, "".join(t[0] for t in order)
+
+
+def test_many_hints_at_two_tables_are_one_decision_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(botpool, "decide_in_worker", thinking)
+    with TestClient(make_app(tmp_path)) as client:
+        tables = client.app.state.tables  # type: ignore[attr-defined]
+        worker = tables.bots._executor = OneWorker()
+        games = [new_game(client, level="hard", dealer="E", seed=seed)["id"] for seed in (5, 6)]
+        at = [client.portal.call(tables.get, gid) for gid in games]  # type: ignore[union-attr]
+
+        async def hints() -> list[dict[str, str]]:  # South bids first at both
+            return list(await asyncio.gather(*(t.hint(2) for _ in range(20) for t in at)))
+
+        answers = client.portal.call(hints)  # type: ignore[union-attr]
+    assert sorted(worker.asked) == ["5:hint:1", "6:hint:1"]  # one decision a table
+    assert worker.most == {"5": 1, "6": 1}
+    for table in (0, 1):  # everyone at a table was given the one answer
+        assert len({a["action"] for a in answers[table::2]}) == 1
 
 
 # -- storage and bookkeeping ----------------------------------------------------------------------
