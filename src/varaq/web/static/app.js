@@ -17,6 +17,10 @@ import { attachInput } from "./input.js";
 import { showLobby, wireLobby } from "./lobby.js";
 import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
 import { announce, cardNote, toast } from "./notices.js";
+import {
+  againReady, autoWords, concedeNeedsPartner, conceded, drawOnline, isPeopleTable, isWatching,
+  markAuto, noteEvent, noteEvents, resetOnline, seatNames, showPhrase, updateOnline, wireOnline,
+} from "./online.js";
 import { buildBidGrid, cardsToPass, drawPanel } from "./panel.js";
 import { seating as seatingOf } from "./seats.js";
 import * as settings from "./settings.js";
@@ -110,12 +114,16 @@ function render(view, { finished = null } = {}) {
   drawSeats(felt, view, seating);
   if (finished) drawTrick(felt, trickCards(finished), seating, finished);
   else drawTrick(felt, view.trick, seating, { leader: view.leader });
+  markAuto(felt);
   const summaryClosed = game.summaryClosedFor === view.history.length;
+  const people = isPeopleTable();
   drawPanel(view, seating, {
     legal, hint, picks: game.picks, busy: waiting(),
-    nextButton: view.phase === "deal" && (summaryClosed || !view.history.length),
+    nextButton: view.phase === "deal" && (summaryClosed || !view.history.length)
+      && !isWatching() && !(people && !view.history.length),
     newGameButton: view.phase === "over" && game.overClosed,
-    onNext: nextHand, onNewGame: openNewGame,
+    newGameText: people ? "Play again" : "New game",
+    onNext: nextHand, onNewGame: people ? () => $("#over-again").click() : openNewGame,
   });
   if (!(view.phase === "exchange" && view.turn === seating.me)) game.picks.clear();
   if (game.lifted && !legal.has(game.lifted)) game.lifted = null;
@@ -137,7 +145,22 @@ function render(view, { finished = null } = {}) {
     announce(statusText(view, seating));
     if (view.phase === "play" || view.phase === "bid") sound.play("turn");
   }
+  drawOnline(view, seating);
   if (!game.animating && !game.queue.length) showDialogsFor(view);
+}
+
+/** The table changed around the game (seats, presence, timers, offers): draw it now. */
+function takeTable(message) {
+  updateOnline(message);
+  if (isPeopleTable()) game.names = { ...game.names, ...seatNames() };
+}
+
+function refreshOnline() {
+  if (game.shown) {
+    game.seating = seatingOf(game.shown.seat, game.names);
+    if (game.animating || game.queue.length) drawOnline(game.shown, game.seating);
+    else render(game.shown);
+  }
 }
 
 function rerender() {
@@ -152,8 +175,13 @@ function showDialogsFor(view) {
   } else if ($("#next-hand").hidden === false) {
     closeDialog($("#summary-dialog"));
   }
-  if (view.phase === "over" && !game.overClosed) showOver(view, seating, api.recordUrl(game.id));
-  else closeDialog($("#over-dialog"));
+  if (view.phase === "over" && !game.overClosed) {
+    const fresh = !$("#over-dialog").open;
+    showOver(view, seating, api.recordUrl(game.id));
+    if (fresh && isPeopleTable() && !isWatching()) $("#over-again").focus();
+  } else {
+    closeDialog($("#over-dialog"));
+  }
 }
 
 // ---------------------------------------------------------------- events from the server
@@ -161,16 +189,22 @@ function showDialogsFor(view) {
 function acceptState(state) {
   if (state.names) game.names = { ...state.names };
   if (state.table) showDaily(state.table);
+  takeTable({ kind: state.kind, you: state.you, status: state.status, table: state.table });
   // ``resync``: the server never had our version (say, a database restored from a backup).
-  if (game.shown && state.version <= game.version && !state.resync) return;
+  if (game.shown && state.version <= game.version && !state.resync) {
+    refreshOnline();
+    return;
+  }
   const previous = game.version;
+  if (!previous || state.resync) noteEvents(state.events);
+  else for (const event of state.events || []) if (event.version > previous) noteEvent(event);
   game.version = state.version;
   game.queue = [];
   game.generation += 1;
   const seating = seatingOf(state.view.seat, game.names);
   const missed = (state.events || []).filter((e) => e.version > previous);
   if (previous && missed.length) {
-    announce(missed.map((e) => eventWords(e, state.view, seating)).join(" "));
+    announce(missed.map((e) => autoWords(e, eventWords(e, state.view, seating))).join(" "));
   }
   render(state.view);
 }
@@ -194,7 +228,24 @@ function onSocketMessage(message) {
       }
       game.version = message.version;
       game.queue.push({ event: message.event, view: message.view });
+      if (message.table) {
+        takeTable({ status: message.status, table: message.table, view: message.view });
+        refreshOnline();
+      }
       pump();
+      break;
+    case "table":
+      takeTable({ status: message.status, table: message.table });
+      refreshOnline();
+      break;
+    case "phrase":
+      showPhrase(message, game.seating);
+      break;
+    case "again":
+      againReady(message.id);
+      break;
+    case "concede":
+      conceded(message);
       break;
     case "error":
       if (quietError(message)) return;
@@ -239,7 +290,8 @@ async function pump() {
     while (game.queue.length && current()) {
       const { event, view } = game.queue.shift();
       if (game.hint && game.hint.version !== game.version) game.hint = null;
-      announce(eventWords(event, view, seatingOf(view.seat, game.names)));
+      noteEvent(event);
+      announce(autoWords(event, eventWords(event, view, seatingOf(view.seat, game.names))));
       if (event.kind === "play") sound.play("card");
       if (event.kind === "deal") sound.play("deal");
       if (event.kind === "play" && event.trick) {
@@ -310,8 +362,11 @@ function act(action) {
 }
 
 function nextHand() {
-  game.summaryClosedFor = -1;
-  closeDialog($("#summary-dialog"));
+  // At a table of people the summary stays up, saying who else is ready, until the deal.
+  if (!isPeopleTable()) {
+    game.summaryClosedFor = -1;
+    closeDialog($("#summary-dialog"));
+  }
   return send(() => api.next(game.id, game.version));
 }
 
@@ -414,6 +469,7 @@ function showHome(joinCode = null) {
 
 async function enterGame(id, initial) {
   if (game.socket) game.socket.close();
+  resetOnline();
   Object.assign(game, {
     id, version: 0, shown: null, queue: [], hint: null, picks: new Set(), lifted: null,
     summaryClosedFor: -1, overClosed: false, awaitVersion: 0, names: {},
@@ -438,7 +494,8 @@ async function enterGame(id, initial) {
   }
   game.socket = new GameSocket(id, {
     version: () => game.version,
-    greeting: () => [paceMessage()],
+    // At a table of people the speed is the table's: sent only when someone changes it.
+    greeting: () => (isPeopleTable() ? [] : [paceMessage()]),
     onMessage: onSocketMessage,
     onStatus: onSocketStatus,
   });
@@ -468,11 +525,25 @@ function closeSummary() {
 function wire() {
   settings.wireSettings({
     sound,
-    onSpeed: () => { if (game.socket) game.socket.send(paceMessage()); },
+    onSpeed: () => { if (game.socket && !isWatching()) game.socket.send(paceMessage()); },
   });
   buildFelt($("#felt"));
   buildBidGrid($("#bid-grid"), (action) => act(action));
   wireLobby({ enterGame });
+  wireOnline({
+    id: () => game.id,
+    send,
+    rerender,
+    shown: () => game.shown,
+    home: () => {
+      history.pushState({}, "", "/");
+      showHome();
+    },
+    enter: (id, state) => {
+      history.pushState({}, "", `/play/${id}`);
+      enterGame(id, state);
+    },
+  });
   $("#new-game").addEventListener("click", openNewGame);
   $("#over-new-game").addEventListener("click", openNewGame);
   $("#new-game-form").addEventListener("submit", startNewGame);
@@ -502,11 +573,16 @@ function wire() {
   $("#concede-button").addEventListener("click", () => {
     toggleMore(false);
     askConcede(game.seating);
+    if (concedeNeedsPartner(game.seating)) {
+      const seating = game.seating;
+      $("#concede-text").textContent = `${seating.name(seating.seatAt("top"))} must agree: then ${
+        seating.sideName(seating.theirSide)} win at once.`;
+    }
   });
   $("#concede-cancel").addEventListener("click", () => closeDialog($("#concede-dialog")));
-  $("#concede-confirm").addEventListener("click", () => {
+  $("#concede-confirm").addEventListener("click", async () => {
     closeDialog($("#concede-dialog"));
-    send(() => api.concede(game.id));
+    conceded(await send(() => api.concede(game.id)));
   });
   $("#exchange-send").addEventListener("click", passPicked);
   for (const button of document.querySelectorAll("#blind-panel [data-action]")) {

@@ -93,6 +93,8 @@ export class GameSocket {
       this.hello();
     });
     socket.addEventListener("message", (message) => {
+      // A socket this page closed (it went to another table) may still deliver a message.
+      if (this.socket !== socket) return;
       let data;
       try {
         data = JSON.parse(message.data);

@@ -42,11 +42,12 @@ function blindWorth(view) {
  *
  * ``page`` holds what the page knows beyond the view: ``legal`` (a Set), ``hint``
  * (``{action, text}`` or null), ``picks`` (exchange), ``busy`` (an action is on its way),
- * ``nextButton`` / ``newGameButton`` (show those buttons), and the handlers ``onNext`` and
+ * ``nextButton`` / ``newGameButton`` (show those buttons; ``newGameText`` names the second),
+ * and the handlers ``onNext`` and
  * ``onNewGame``.
  */
 export function drawPanel(view, seating, page) {
-  const mine = view.turn === seating.me;
+  const mine = !seating.watching && view.turn === seating.me;
   const { legal, hint } = page;
   const status = $("#status");
   status.replaceChildren(document.createTextNode(statusText(view, seating)));
@@ -59,7 +60,9 @@ export function drawPanel(view, seating, page) {
   if (page.nextButton) {
     status.append(" ", smallButton(view.history.length ? "Next hand" : "Deal", page.onNext));
   }
-  if (page.newGameButton) status.append(" ", smallButton("New game", page.onNewGame));
+  if (page.newGameButton) {
+    status.append(" ", smallButton(page.newGameText || "New game", page.onNewGame));
+  }
 
   $("#blind-panel").hidden = !(view.phase === "blind" && mine && view.cards_hidden);
   for (const button of document.querySelectorAll("#blind-panel [data-action]")) {

@@ -27,6 +27,8 @@ export function trickSeats(leader, count) {
  * viewer's side and "East and West" (right, then left) for the other.
  */
 export function seating(viewer = "S", names = {}) {
+  // A watcher (no seat: ``viewer`` null) looks from South's chair but is nobody at the table.
+  const watching = viewer === null;
   const me = SEATS.includes(viewer) ? viewer : "S";
   const order = PLACES.map((_, i) => clockwise(me, i));
   const placeOf = (seat) => PLACES[order.indexOf(seat)];
@@ -44,7 +46,8 @@ export function seating(viewer = "S", names = {}) {
     placeOf,
     seatAt,
     name,
-    isMe: (seat) => seat === me,
+    watching,
+    isMe: (seat) => !watching && seat === me,
     sideOf,
     sideSeats,
     sideName: (side) => sideSeats(side).map(name).join(" and "),

@@ -92,7 +92,7 @@ export function eventWords(event, view, seating) {
 
 /** The status line under the table: whose move it is and what the viewer may do. */
 export function statusText(view, seating) {
-  const mine = view.turn === seating.me;
+  const mine = !seating.watching && view.turn === seating.me;
   const turnName = view.turn ? seating.name(view.turn) : "";
   switch (view.phase) {
     case "blind":
