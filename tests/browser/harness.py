@@ -38,7 +38,9 @@ def _free_port() -> int:
 class Server:
     """``varaq serve`` in a subprocess; :meth:`restart` keeps the port and the database."""
 
-    def __init__(self, db_path: Path, log_path: Path) -> None:
+    def __init__(self, db_path: Path, log_path: Path, extra_args: tuple[str, ...] = ()) -> None:
+        #: More ``varaq serve`` options (the online table's tests shorten the drop countdown).
+        self.extra_args = list(extra_args)
         self.port = _free_port()
         self.db_url = f"sqlite:///{db_path}"
         self.log_path = log_path
@@ -54,7 +56,7 @@ class Server:
             # No per-address rate limits: every browser comes from 127.0.0.1, and the online
             # tests sign up more people in a minute than a real address may.
             [sys.executable, "-m", "varaq.cli", "serve", "--port", str(self.port),
-             "--db", self.db_url, "--relaxed-limits"],
+             "--db", self.db_url, "--relaxed-limits", *self.extra_args],
             env=env, stdout=log, stderr=subprocess.STDOUT,
         )
         log.close()

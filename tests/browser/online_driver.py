@@ -11,8 +11,11 @@ from __future__ import annotations
 import itertools
 import re
 import secrets
+import time
+from collections.abc import Callable
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
 PASSWORD = "correct horse battery"
@@ -125,3 +128,106 @@ def state_as(page: Page, base: str, game_id: str) -> dict[str, Any]:
     assert answer.ok, answer.text()
     state: dict[str, Any] = answer.json()
     return state
+
+
+# ---------------------------------------------------------------- at the table of people
+
+#: What the table page waits on this person for: "summary", "over", "blind", "bid", "play"
+#: or "" (someone else's turn, or the page is still showing the last moves).
+TURN_JS = """() => {
+  const open = (id) => document.getElementById(id).open;
+  if (open('over-dialog')) return 'over';
+  if (open('summary-dialog')) return 'summary';
+  const enabled = (sel) => [...document.querySelectorAll(sel)].some((b) => !b.disabled);
+  if (!document.getElementById('blind-panel').hidden && enabled('#blind-panel button')) {
+    return 'blind';
+  }
+  if (!document.getElementById('bid-panel').hidden && enabled('#bid-grid button')) return 'bid';
+  if (document.querySelector('#hand button.playable')) return 'play';
+  return '';
+}"""
+
+
+def turn_of(page: Page) -> str:
+    """What this person's page asks of them now (see ``TURN_JS``)."""
+    answer: str = page.evaluate(TURN_JS)
+    return answer
+
+
+def expect_waiting_room(page: Page) -> None:
+    room = page.get_by_role("region", name=re.compile(r"Private table|Quick match"))
+    expect(room).to_be_visible()
+
+
+def bid_something(page: Page) -> None:
+    """Bid 3 when open to them, else the first bid they may make (never nil)."""
+    for n in (3, 2, 4, 1, 5, 6):
+        button = page.get_by_role("button", name=f"Bid {n}", exact=True)
+        if button.is_visible() and button.is_enabled():
+            button.click(timeout=3000)
+            return
+    page.locator("#bid-grid button:not([disabled])").first.click(timeout=3000)
+
+
+def act_once(page: Page) -> str:
+    """Do what this person's page waits for (look at the cards, bid, play a card); what it was.
+
+    Between reading the page and clicking, the page may have moved on (its own move is
+    showing): then nothing happens and the next round tries again.
+    """
+    from table_driver import visible_point
+
+    turn = turn_of(page)
+    try:
+        if turn == "blind":
+            page.get_by_role("button", name="Look at cards").click(timeout=3000)
+        elif turn == "bid":
+            bid_something(page)
+        elif turn == "play":
+            card = page.locator("#hand button.playable").first
+            x, y = visible_point(card)
+            page.mouse.click(x, y)
+        else:
+            return turn
+    except PlaywrightError:
+        return ""
+    return turn
+
+
+def play_round_robin(
+    pages: list[Page], until: Callable[[], bool], *, seconds: float = 180,
+    acting: list[Page] | None = None,
+) -> list[tuple[int, str]]:
+    """Each person acts on their own page when it is their turn, until ``until()`` holds; the
+    moves made, as (index in ``pages``, kind).  ``seconds`` is a safety net, not a measure."""
+    moves: list[tuple[int, str]] = []
+    deadline = time.monotonic() + seconds
+    actors = acting if acting is not None else pages
+    while not until():
+        assert time.monotonic() < deadline, f"the table did not get there; moves: {moves}"
+        acted = False
+        for i, page in enumerate(pages):
+            if page not in actors or page.is_closed():
+                continue
+            kind = act_once(page)
+            if kind in ("blind", "bid", "play"):
+                moves.append((i, kind))
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(120)
+    return moves
+
+
+def summary_everywhere(pages: list[Page]) -> Callable[[], bool]:
+    """A condition: every page shows the hand's summary (or the end of the match)."""
+    return lambda: all(turn_of(p) in ("summary", "over") for p in pages)
+
+
+def seat_line(page: Page, place: str) -> Locator:
+    """The line under a seat's plate (here, reconnecting, a computer player, the timer)."""
+    return page.locator(f"#seat-{place} .seat-line")
+
+
+def say_phrase(page: Page, text: str) -> None:
+    page.get_by_role("button", name="Phrases").click()
+    page.get_by_role("menuitem", name=text).click()
