@@ -65,8 +65,8 @@ NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
 PEOPLE_KINDS = ("private", "quick")
 #: Pauses before asking a table's owner again when nobody answered its channel (seconds).
 OWNER_WAITS = (0.1, 0.3, 0.6, 1.0)
-#: Short waits for a follower's copy to reach a forwarded answer's version (see Table.reach).
-REACH_TURNS = 20
+#: Waits for a follower's copy to reach a forwarded answer's version (see Table.reach).
+REACH_PAUSES = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.3)
 #: Events in a full state (a client that gives no version still sees the last moves).
 RECENT_EVENTS = 8
 
@@ -695,15 +695,17 @@ class Table:
             self._views.clear()
 
     async def reach(self, version: int) -> None:
-        """Wait until this follower's copy has the owner's ``version``, so that the answer to a
-        forwarded request shows its own effect.  The owner publishes the events before its
-        answer, and they are nearly always applied by then; a copy still behind after a few
-        turns of the loop reads the store instead."""
-        for _ in range(REACH_TURNS):
+        """Wait a little for this follower's copy to have the owner's ``version``, so that the
+        answer to a forwarded request shows its own effect.  The owner publishes the events
+        before its answer and they are nearly always applied by then.  A copy still behind
+        after about a second answers as it is: the events are on their way (a lost one is
+        found by :meth:`follow`), and the client's versions make a late event harmless —
+        reading the whole table from the store here would only add load when it is already
+        high."""
+        for pause in REACH_PAUSES:
             if self.version >= version or self.role != "follower":
                 return
-            await asyncio.sleep(0.005)
-        await self.catch_up()
+            await asyncio.sleep(pause)
 
     async def catch_up(self) -> None:
         """Rebuild from the store (the history), keeping this table's readers, and send them
