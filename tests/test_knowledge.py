@@ -225,3 +225,35 @@ def test_the_bid_advice_names_sure_tricks_side_winners_and_ruffs() -> None:
     assert "likely diamond ruff" in trick_reasons(short, False)
     assert bid_advice(strong, False, 4, "We make it.").startswith("4: two sure spade tricks")
     assert bid_advice(strong, False, 0, "Nil: no high cards.") == "Nil: no high cards."
+
+
+def test_the_count_line_by_line_is_the_estimate_in_the_advisors_words() -> None:
+    from varaq.bots.advice import LIKELY, SURE, count_lines, trick_reasons
+    from varaq.bots.bidding import estimate_parts
+    from varaq.cards import JOKER_DECK, card_unicode, cards_of
+
+    rng = random.Random(6)
+    for i in range(300):
+        jokers = i % 4 == 0
+        deck = list(cards_of(JOKER_DECK if jokers else STANDARD_DECK))
+        rng.shuffle(deck)
+        hand = sum(1 << c for c in deck[:13])
+        lines = count_lines(hand, jokers)
+        parts = estimate_parts(hand, jokers)
+        # One line per reason, worth what the reason is worth, on a card of the hand.
+        assert sorted(line.tricks for line in lines) == sorted(p.tricks for p in parts)
+        assert all(line.words for line in lines)
+        assert all(line.card is None or hand >> line.card & 1 for line in lines)
+        assert all(line.card is not None for line in lines) == bool(hand & SPADE_MASK)
+        # A card the Hint calls sure or probable is called so on its line too.
+        reasons = trick_reasons(hand, jokers)
+        for line in lines[: sum(p.kind in ("trump", "side") for p in parts)]:
+            assert line.card is not None
+            if line.tricks >= SURE:
+                assert line.words.endswith("a sure trick")
+                assert card_unicode(line.card) in reasons
+            elif line.tricks >= LIKELY:
+                assert line.words.startswith("probably a trick")
+                assert f"the {card_unicode(line.card)}" in reasons
+            else:
+                assert "rarely a trick" in line.words or "often cut" in line.words

@@ -99,9 +99,15 @@ def test_a_wrong_card_is_played_so_the_learner_sees_what_it_did(client: TestClie
 
 def test_a_bid_is_answered_with_the_count_of_the_hand(client: TestClient) -> None:
     answer = client.post("/api/lessons/bidding/try", json={"action": "bid 4"}).json()
-    assert answer["right"] and answer["estimate"].startswith("About 4")
+    assert answer["right"] and answer["estimate"].startswith("About 4.8 tricks: two sure spade")
     assert answer["count"][0] == {"card": "AS", "tricks": 1.0,
-                                  "words": "the highest spade: a sure trick"}
+                                  "words": "no higher spade is out: a sure trick"}
+    # The whole count, as the bots' estimate gives it, line by line.
+    lesson = next(x for x in LESSONS if x.id == "bidding")
+    assert answer["count"] == [{"card": card, "tricks": tricks, "words": words}
+                               for card, tricks, words in lesson.count]
+    assert [item["card"] for item in answer["count"]] == ["AS", "KS", "AH", "KD", "QC", "3S",
+                                                           "3S"]
 
 
 def test_the_exchange_takes_its_second_card_after_the_first(client: TestClient) -> None:

@@ -4,13 +4,19 @@ quotes are the engine's."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from varaq.actions import action_text, parse_action
+from varaq.bots import make_bot
+from varaq.bots.advice import count_lines, trick_reasons
+from varaq.bots.bidding import estimate_tricks
 from varaq.cards import card_text, cards_of
 from varaq.lessons import LESSONS, Lesson, LessonError, Setup, SetupError, attempt, build, start
 from varaq.phases import PLAY
 from varaq.record import load_record, to_record
+from varaq.review import HARD_SAMPLES
 from varaq.seats import SEAT_LETTERS, SIDE_NAMES
 
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
@@ -121,14 +127,42 @@ def test_the_scores_quoted_are_the_engines(lesson: Lesson, action: str) -> None:
         assert signed(claims["score"][side]) in answer.text, "the sentence quotes the score"
 
 
-def test_the_bidding_count_adds_up_to_a_right_bid() -> None:
+def test_the_bidding_count_is_the_bots_own_estimate_in_the_hints_words() -> None:
     lesson = BY_ID["bidding"]
-    hand = {card_text(c) for c in cards_of(start(lesson).view(lesson.learner).hand)}
-    assert {card for card, _, _ in lesson.count} <= hand
-    total = sum(tricks for _, tricks, _ in lesson.count)
-    assert f"bid {round(total)}" in lesson.right
-    assert str(round(total)) in lesson.estimate
+    hand = start(lesson).view(lesson.learner).hand
+    estimate = estimate_tricks(hand, False)
+    # Line by line the advisor's count, adding up to the estimate the bots bid from.
+    assert lesson.count == tuple((card_text(line.card), round(line.tricks, 1), line.words)
+                                 for line in count_lines(hand, False) if line.card is not None)
+    assert {card for card, _, _ in lesson.count} <= {card_text(c) for c in cards_of(hand)}
+    shown = sum(tricks for _, tricks, _ in lesson.count)
+    assert f"About {shown:.1f} tricks" in lesson.estimate, "the lines add up to the estimate"
     assert all(words for _, _, words in lesson.count)
+    assert lesson.estimate.startswith(f"About {estimate:.1f} tricks: {trick_reasons(hand, False)}.")
+    # The K♦ counts as probable and the fourth spade as a long-spade trick, as the bots count.
+    assert ("KD", 0.6, "probably a trick: it wins once the A♦ has gone") in lesson.count
+    assert [(card, tricks) for card, tricks, words in lesson.count
+            if words.startswith("one long-spade trick")] == [("3S", 0.8)]
+    # Right: the count's whole tricks, one more for the K♦, one fewer to be safe.
+    assert estimate == pytest.approx(4.82)
+    assert lesson.right == ("bid 3", "bid 4", "bid 5")
+    assert lesson.estimate.endswith(" Bid 4 or 5, or 3 to be safe.")
+    assert "about 4.8 tricks" in lesson.wrong_text
+    assert "4.8" in lesson.said["bid 2"] and "4.8" in lesson.said["bid 6"]
+
+
+def test_the_bidding_lessons_right_bids_include_what_normal_and_hard_bid() -> None:
+    lesson = BY_ID["bidding"]
+    view = start(lesson).view(lesson.learner)
+    # Hard with a fixed number of layouts (as the hand review judges bids), so that each seed
+    # gives one bid whatever the machine's speed; the layouts differ from seed to seed.
+    bots = [make_bot("normal")] + [make_bot("hard", samples=HARD_SAMPLES)] * 4
+    for seed, bot in enumerate(bots):
+        bid = action_text(bot.act(view, random.Random(seed)))
+        assert bid in lesson.right, f"{bot.name} bids {bid}; the lesson calls right {lesson.right}"
+        # ... and the lesson says so: a right answer, with the count shown.
+        answer = attempt(lesson, bid)
+        assert answer.right and answer.text == lesson.right_text
 
 
 def test_an_exchange_takes_two_right_cards_in_turn() -> None:

@@ -12,10 +12,13 @@ the computer players bid from, so the words never disagree with the numbers.
 
 from __future__ import annotations
 
-from ..cards import RANK_OF, SUIT_NAMES, card_unicode
-from .bidding import Part, estimate_parts
+from dataclasses import dataclass
 
-__all__ = ["trick_reasons", "bid_advice"]
+from ..cards import JOKER_DECK, RANK_OF, STANDARD_DECK, SUIT_NAMES, SUIT_OF, card_unicode
+from .bidding import Part, estimate_parts
+from .knowledge import ABOVE
+
+__all__ = ["trick_reasons", "bid_advice", "CountLine", "count_lines"]
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 #: A card is "sure" at this share of a trick, "likely" from the second.
@@ -82,6 +85,83 @@ def _counted(parts: list[Part]) -> float:
         elif p.kind in ("ruff", "length") and round(p.tricks) >= 1:
             total += round(p.tricks)
     return total
+
+
+@dataclass(frozen=True, slots=True)
+class CountLine:
+    """One line of a hand's count: the card it rests on, what it is worth, and why."""
+
+    #: The card (for low spades working together, the lowest; for the number of spades, the
+    #: lowest spade); ``None`` only for the number of spades of a hand without any.
+    card: int | None
+    tricks: float
+    words: str
+
+
+def count_lines(hand: int, jokers: bool) -> list[CountLine]:
+    """The bots' estimate of this hand (:func:`~.bidding.estimate_parts`), one line for each of
+    its reasons, in the words and with the thresholds of :func:`trick_reasons`.
+
+    The bidding lesson shows these lines, so a lesson counts a hand exactly as the Hint and
+    the computer players do; the lines add up to the estimate (before it is kept within 0 to
+    13 tricks).  Spade winners come first, then side winners from the best down, then what the
+    low spades do.
+    """
+    parts = estimate_parts(hand, jokers)
+    out = (JOKER_DECK if jokers else STANDARD_DECK) & ~hand
+    above = ABOVE[jokers]
+    winners = [p for p in parts if p.kind == "trump"]
+    winners += sorted((p for p in parts if p.kind == "side"), key=lambda p: -p.tricks)
+    lines = [CountLine(p.cards[0], p.tricks, _winner_words(p, above[p.cards[0]] & out))
+             for p in winners]
+    for p in parts:
+        if p.kind in ("trump", "side"):
+            continue
+        # The length of the suit is shown on its lowest spade, the card it adds to the count.
+        shown = p.cards[-1 if p.kind == "spade_count" else 0] if p.cards else None
+        lines.append(CountLine(shown, p.tricks, _spade_words(p)))
+    return lines
+
+
+def _winner_words(part: Part, higher: int) -> str:
+    """Why a spade or a side-suit card is worth what the count says (``higher``: the cards of
+    its suit above it that others may hold)."""
+    card = part.cards[0]
+    suit = SUIT_NAMES[SUIT_OF[card]].rstrip("s")
+    above = [c for c in range(54) if higher >> c & 1]
+    named = f"the {_cards(above)}"
+    verb = "is" if len(above) == 1 else "are"
+    if part.tricks >= SURE:
+        if not above:
+            return f"no higher {suit} is out: a sure trick"
+        return f"only {named} {verb} higher: a sure trick"
+    if part.tricks >= LIKELY:
+        gone = "has" if len(above) == 1 else "have"
+        return f"probably a trick: it wins once {named} {gone} gone"
+    if not above:
+        return f"a long {suit} suit: often cut before it wins"
+    return f"{named} {verb} higher: rarely a trick"
+
+
+def _spade_words(part: Part) -> str:
+    """Why the low spades (or the number of spades) are worth what the count says."""
+    whole = round(part.tricks)
+    if part.kind == "length":
+        noun = "trick" if whole == 1 else "tricks"
+        return f"{_count(whole)} long-spade {noun}, late in the hand"
+    if part.kind == "ruff":
+        suits = " or ".join(SUIT_NAMES[s].rstrip("s") for s in part.suits) or "side-suit"
+        noun = "ruff" if whole == 1 else "ruffs"
+        return f"{_count(whole)} likely {suits} {noun} with low spades"
+    if part.kind == "low":
+        return "low spades: now and then one wins"
+    n = len(part.cards)
+    spades = f"{_count(n)} spade{'' if n == 1 else 's'} in all"
+    if part.tricks > 0:
+        return f"{spades}: a little more for length"
+    if part.tricks < 0:
+        return f"{spades}: a little less, short in trumps"
+    return f"{spades}: neither long nor short"
 
 
 def bid_advice(hand: int, jokers: bool, bid: int, reason: str) -> str:

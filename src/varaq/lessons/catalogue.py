@@ -5,10 +5,15 @@ Every position is written from South's chair (the learner); North is the partner
 the learner's left and East on the right.  The facts each lesson states (which cards may be
 played, who wins the trick, what the hand scores) are checked against the engine by
 ``tests/test_lessons.py``: change a position and the test says which sentence is no longer true.
+The bidding lesson's count is not written here at all: it is the computer players' own estimate
+of the hand, in the Hint's words.
 """
 
 from __future__ import annotations
 
+from ..bots.advice import count_lines, trick_reasons
+from ..bots.bidding import estimate_tricks, top_trump
+from ..cards import card_text, card_unicode, parse_hand
 from .positions import Setup
 from .teach import Lesson
 
@@ -144,38 +149,63 @@ _WHO_WINS = Lesson(
     winners={"AC": "E", "9C": "E", "6C": "E"},
 )
 
-_BIDDING = Lesson(
-    id="bidding",
-    title="Count your tricks and bid",
-    text=(
-        "Before the play each player bids how many tricks they expect to take. Partners add "
-        "their bids into one contract and must take at least that many between them.",
-        "Count the cards that should win: aces, a king with low cards of its suit to wait "
-        "behind, high spades. Spades beyond your third often win late in the hand.",
-    ),
-    task="You bid first. How many tricks will this hand take?",
-    setup=Setup(
-        dealer="E",
-        hands={"S": "AS KS 8S 3S AH 9H 5H KD 7D 2D QC 6C 4C"},
-    ),
-    right=("bid 3", "bid 4"),
-    right_text="Right: a sound bid for this hand.",
-    wrong_text="That is far from what this hand can take: about 4 tricks.",
-    illegal_text="First the bid: cards are played once everyone has bid.",
-    said={
-        "bid 5": "Bold: 5 needs every doubtful card to win. The count says about 4.",
-        "nil": "Nil suits a hand with no high cards; with the A♠ you are sure to take a trick.",
-    },
-    estimate="About 4 tricks: bid 4, or 3 to be safe.",
-    count=(
-        ("AS", 1.0, "the highest spade: a sure trick"),
-        ("KS", 1.0, "only the A♠ beats it, and you hold that too"),
-        ("AH", 1.0, "the highest heart: a trick unless someone cuts it at once"),
-        ("KD", 0.5, "wins once the A♦ has gone, and you have low diamonds to wait"),
-        ("8S", 0.5, "your third and fourth spades may win late, or cut"),
-        ("QC", 0.0, "two higher clubs are out: rarely a trick"),
-    ),
-)
+def _bidding(hand: str) -> Lesson:
+    """The bidding lesson on ``hand``: its count, its reasons and the bids it calls right are
+    worked out by the same estimate the computer players bid from and the Hint's words for it
+    (:mod:`varaq.bots.advice`), never typed by hand, so the lesson cannot teach a count the
+    bots do not make.
+
+    A right bid is less than a trick over the estimate and less than two under it: the
+    estimate's whole tricks, one more when it counts a doubtful card, one fewer to be safe.
+    That is the span the Hard player's bids fall in on such a hand, since each of its
+    simulations sees different cards in the other hands.
+    """
+    cards = parse_hand(hand)
+    tricks = estimate_tricks(cards)
+    about = f"{tricks:.1f}"
+    right = [b for b in range(1, 14) if tricks - 2 < b < tricks + 1]
+    bids = " or ".join(str(b) for b in right if b >= int(tricks))
+    safe = [str(b) for b in right if b < int(tricks)]
+    if safe:
+        bids += f", or {' or '.join(safe)} to be safe"
+    lines = count_lines(cards, jokers=False)
+    if any(line.card is None for line in lines):
+        raise ValueError("the bidding lesson needs a hand with spades: each line shows a card")
+    said: dict[str, str] = {}
+    if right[0] > 1:
+        said[f"bid {right[0] - 1}"] = (f"Safe, but the count says about {about}: a bid that "
+                                       "low gives away tricks that come back as bags.")
+    if right[-1] < 13:
+        said[f"bid {right[-1] + 1}"] = (f"Bold: {right[-1] + 1} needs every doubtful card to "
+                                        f"win. The count says about {about}.")
+    top = top_trump(False)
+    if cards >> top & 1:
+        said["nil"] = (f"Nil suits a hand with no high cards; with the {card_unicode(top)} you "
+                       "are sure to take a trick.")
+    return Lesson(
+        id="bidding",
+        title="Count your tricks and bid",
+        text=(
+            "Before the play each player bids how many tricks they expect to take. Partners add "
+            "their bids into one contract and must take at least that many between them.",
+            "Count the cards that should win: aces, a king with low cards of its suit to wait "
+            "behind, high spades. Spades beyond your third often win late in the hand.",
+        ),
+        task="You bid first. How many tricks will this hand take?",
+        setup=Setup(dealer="E", hands={"S": hand}),
+        right=tuple(f"bid {b}" for b in right),
+        right_text="Right: a sound bid for this hand.",
+        wrong_text=f"That is far from what this hand can take: about {about} tricks.",
+        illegal_text="First the bid: cards are played once everyone has bid.",
+        said=said,
+        estimate=f"About {about} tricks: {trick_reasons(cards, jokers=False)}. Bid {bids}.",
+        # Tenths, as the estimate is said: the lines then add up to it as a reader adds them.
+        count=tuple((card_text(line.card), round(line.tricks, 1), line.words)
+                    for line in lines if line.card is not None),
+    )
+
+
+_BIDDING = _bidding("AS KS 8S 3S AH 9H 5H KD 7D 2D QC 6C 4C")
 
 _NIL = Lesson(
     id="nil",
