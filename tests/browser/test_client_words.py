@@ -120,3 +120,54 @@ def test_summary_words_use_the_tables_names_and_one_minus_sign(tmp_path: Path) -
     assert out["total"] == "\u221247"
     assert out["sides"] == ["You and Partner", "Ann and Bo"]
     assert out["places"] == ["E", "S", "W", "N"]
+
+
+def test_blind_nil_and_bag_penalty_words_name_the_table_with_one_minus_sign(
+    tmp_path: Path,
+) -> None:
+    """Blind nils made and failed, and bag penalties on either side, in the table's names."""
+    parts = [
+        {"side": "NS", "kind": "blind_nil", "points": 200, "seat": "S", "made": True,
+         "number": 0, "tricks": 0},
+        {"side": "NS", "kind": "blind_nil", "points": -200, "seat": "N", "made": False,
+         "number": 0, "tricks": 1},
+        {"side": "EW", "kind": "blind_nil", "points": -200, "seat": "W", "made": False,
+         "number": 0, "tricks": 3},
+        {"side": "EW", "kind": "blind_nil", "points": 200, "seat": "E", "made": True,
+         "number": 0, "tricks": 0},
+        {"side": "NS", "kind": "bag_penalty", "points": -100, "seat": None, "made": None,
+         "number": 1, "tricks": 0},
+        {"side": "EW", "kind": "bag_penalty", "points": -200, "seat": None, "made": None,
+         "number": 2, "tricks": 0},
+    ]
+    out = run_module(tmp_path, (
+        'import { headlineWords, partWords, signed } from "./words.js";'
+        'import { seating } from "./seats.js";'
+        f"const south = seating('S', {json.dumps(NAMES)});"
+        f"const parts = {json.dumps(parts)};"
+        "console.log(JSON.stringify({"
+        "  lines: parts.map((p) => `${partWords(p, south)} ${signed(p.points)}`),"
+        "  headlines: parts.map((p) => headlineWords(p, south)),"
+        "}));"
+    ))
+    assert out["lines"] == [
+        "Your blind nil made +200",
+        "Partner's blind nil failed \u2212200",
+        "West's blind nil failed \u2212200",
+        "East's blind nil made +200",
+        "Bag penalty \u2212100",
+        "Bag penalty \u00d7 2 \u2212200",
+    ]
+    assert out["headlines"] == [
+        "Your blind nil made: +200",
+        "Partner's blind nil failed: \u2212200",
+        "West's blind nil failed: \u2212200",
+        "East's blind nil made: +200",
+        "Your bags cost \u2212100",
+        "East and West's bags cost \u2212200",
+    ]
+    for words in out["lines"] + out["headlines"]:
+        # One minus sign (U+2212) everywhere: never a hyphen before a number, never "--".
+        assert "-" not in words, words
+        assert not any(seat in words.split() for seat in ("N", "E", "S", "W", "North",
+                                                           "South")), words
