@@ -407,13 +407,18 @@ def check_fit(page: Page, where: str, *, waiting: bool) -> None:
         assert not overlap(a, b), (where, a, b)
 
 
-@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["1366x657", "360x640"])
+#: test_fit.py's window sizes: laptops, big screens, phones upright and on their side.
+SIZES = [(1366, 657), (360, 640), (1280, 720), (1440, 900), (1920, 1080), (390, 844), (844, 390)]
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_the_waiting_room_and_the_online_table_fit(
     browser: Browser, server: Server, console: Console, people: list[BrowserContext],
-    size: dict[str, int],
+    width: int, height: int,
 ) -> None:
-    phone = size is PHONE
-    label = f"{size['width']}x{size['height']}"
+    size = {"width": width, "height": height}
+    phone = width < 700 or height < 500
+    label = f"{width}x{height}"
     host, _ = signed_up(browser, console, people, server.base, "Fit", viewport=size,
                         is_mobile=phone, has_touch=phone)
     open_table(host, level="Easy", fill_bots=True, timer="30 s")
