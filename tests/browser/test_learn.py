@@ -10,6 +10,7 @@ the card that cost the contract.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +18,14 @@ import httpx
 import pytest
 from harness import Server, shot
 from playwright.sync_api import Page, expect
-from table_driver import visible_point
+from table_driver import open_game, visible_point
 from test_rules_pages import sized_page, sticking_out
 
 from varaq.actions import action_text
 from varaq.cards import card_text, cards_of
 from varaq.lessons import LESSONS, Lesson, attempt, start
 from varaq.record import to_record
+from varaq.review import HandFacts, par, plan
 
 pytestmark = pytest.mark.browser
 
@@ -172,12 +174,36 @@ def test_learn_is_one_click_from_home_and_the_rules(page: Page, server: Server) 
     expect(page.get_by_role("heading", name="Learn Spades")).to_be_visible()
 
 
+def test_the_tables_more_menu_opens_learn(
+    sized_page: tuple[str, Page], server: Server
+) -> None:
+    size, page = sized_page
+    game_id = server.new_game(level="easy", rules="classic")
+    open_game(page, server.base, game_id)
+    more = page.locator("#more-button")
+    if size == "phone":  # a wide table lays the menu's buttons out with the others
+        expect(more).to_be_visible()
+        more.click()
+        expect(more).to_have_attribute("aria-expanded", "true")
+    else:
+        expect(more).to_be_hidden()
+    link = page.locator("#more-menu").get_by_role("link", name="Learn", exact=True)
+    with page.context.expect_page() as opened:
+        link.click()
+    learn = opened.value
+    expect(learn).to_have_url(f"{server.base}/learn")
+    expect(learn.get_by_role("heading", name="Learn Spades")).to_be_visible()
+    expect(learn.locator("#lesson-list li")).to_have_count(len(LESSONS))
+
+
 # -- the hand review ----------------------------------------------------------------------------
 
 
+SCORING = next(x for x in LESSONS if x.id == "scoring")
+
+
 def scoring_record(action: str) -> dict[str, Any]:
-    lesson = next(x for x in LESSONS if x.id == "scoring")
-    return to_record(attempt(lesson, action).game)
+    return to_record(attempt(SCORING, action).game)
 
 
 def test_a_reviewed_record_flags_the_card_that_cost_the_contract(
@@ -198,6 +224,32 @@ def test_a_reviewed_record_flags_the_card_that_cost_the_contract(
     expect(page.locator("#trick-12 .holding")).to_have_count(4)
     assert not sticking_out(page), sticking_out(page)
     shot(page, f"review-{size}")
+
+
+def test_a_review_shows_par_and_its_progress_reaches_done(
+    page: Page, server: Server, tmp_path: Path
+) -> None:
+    # The hand of the scoring lesson with the right card (another hand than the test above,
+    # so that neither finds the other's review in the server's cache).
+    facts = HandFacts.from_game(attempt(SCORING, "KC").game, 1)
+    ns, ew = par(facts)
+    steps = len(plan(facts))
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(scoring_record("KC")))
+    page.goto(f"{server.base}/review")
+    page.set_input_files("#record-file", str(path))
+    expect(page.locator("#review-par")).to_contain_text("Par: being worked out…")
+    # The solver goes back to the first trick, then works out par: the page says both.
+    expect(page.locator("#review-par")).to_contain_text(
+        f"Par, all four playing perfectly from the first lead: North-South {ns}, East-West "
+        f"{ew}. At the table: North-South took 7, East-West 6.", timeout=120_000)
+    expect(page.locator("#progress-words")).to_have_text("Every card is priced.")
+    bar = page.locator("#progress-bar")
+    expect(bar).to_have_js_property("max", steps)
+    expect(bar).to_have_js_property("value", steps)
+    expect(page.locator("#review-progress")).not_to_have_class(re.compile(r"\brunning\b"))
+    expect(page.locator(".review-trick")).to_have_count(13)
+    expect(page.locator("#review-stopped")).to_be_hidden()
 
 
 def test_a_record_that_is_not_json_is_refused_in_one_line(
