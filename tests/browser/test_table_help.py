@@ -9,18 +9,29 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from harness import Console, Server, shot
-from playwright.sync_api import Page, Route, WebSocketRoute, expect
+from harness import SETTLED_JS, Console, Server, shot
+from playwright.sync_api import (
+    Browser,
+    ConsoleMessage,
+    Error,
+    Locator,
+    Page,
+    Route,
+    WebSocketRoute,
+    expect,
+)
 from table_driver import (
     DIMMED,
     click_card,
     open_game,
     play_with_mouse,
     playable_cards,
+    summary_open,
     tap_card,
     visible_point,
     wait_for_bid,
@@ -43,10 +54,97 @@ def my_view(server: Server, game_id: str) -> dict[str, Any]:
     return view
 
 
+#: Phones in portrait: the common size, and the smallest the table is made for.
+PHONES = [(390, 844), (360, 640)]
+
+
+@pytest.fixture
+def phone(request: pytest.FixtureRequest, browser: Browser, console: Console) -> Iterator[Page]:
+    """A phone in portrait (``request.param``: width and height), with touch, dark theme."""
+    width, height = request.param
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, device_scale_factor=2, is_mobile=True,
+        has_touch=True, color_scheme="dark",
+    )
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            console.errors.append(message.text)
+
+    def on_page_error(error: Error) -> None:
+        console.errors.append(f"uncaught: {error}")
+
+    page.on("console", on_console)
+    page.on("pageerror", on_page_error)
+    yield page
+    context.close()
+    assert not console.unexpected(), f"console errors: {console.unexpected()}"
+
+
+def tap_where_it_shows(card: Locator) -> None:
+    """``locator.tap()`` at a point where the card is on top in the fan (not under its
+    neighbour); Playwright's position is from the top left of the card's padding box.
+
+    ``force``: Playwright counts an ``aria-disabled`` button as not enabled and would never
+    tap a dimmed card; ``visible_point`` has already checked that the card is hit there.
+    """
+    x, y = visible_point(card)
+    box = card.bounding_box()
+    assert box is not None
+    left, top = card.evaluate(
+        "(b) => { const s = getComputedStyle(b);"
+        " return [parseFloat(s.borderLeftWidth), parseFloat(s.borderTopWidth)]; }")
+    card.tap(position={"x": x - box["x"] - left, "y": y - box["y"] - top}, force=True)
+
+
+def tap_to_play(card: Locator) -> None:
+    """Play a card on a phone: the first tap lifts it, the second plays it."""
+    tap_card(card)
+    expect(card).to_have_class(re.compile(r"\blifted\b"))
+    tap_card(card)
+
+
+#: Every text the card note above the hand shows, kept as it appears (the note hides again
+#: after a few seconds, which a loaded machine could miss).
+WATCH_NOTE_JS = """() => {
+  window.__notes = [];
+  const note = document.getElementById('card-note');
+  new MutationObserver(() => {
+    if (!note.hidden) window.__notes.push(note.textContent);
+  }).observe(note, {childList: true, characterData: true, subtree: true, attributes: true});
+}"""
+
+
+#: The points of a card where a finger hits that card (and not another one over it).
+TAP_AREA_JS = """(card) => {
+  const box = card.getBoundingClientRect();
+  const points = [];
+  for (let y = box.top + 1; y < box.bottom - 1; y += 3) {
+    for (let x = box.left + 1; x < box.right - 1; x += 2) {
+      const hit = document.elementFromPoint(x, y);
+      if (hit && hit.closest('button') === card) points.push([x, y]);
+    }
+  }
+  return points;
+}"""
+#: Of ``points``, those where a finger no longer hits ``card``, and what it hits instead.
+COVERED_JS = """(card, points) => points.map(([x, y]) => {
+  const hit = document.elementFromPoint(x, y);
+  const button = hit && hit.closest('button');
+  return button === card ? null : [x, y, button ? button.getAttribute('aria-label') : String(hit)];
+}).filter(Boolean)"""
+BOX_JS = """(b) => { const r = b.getBoundingClientRect();
+  return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }"""
+
+
+@pytest.mark.parametrize("phone", PHONES, ids=[f"{w}x{h}" for w, h in PHONES], indirect=True)
 def test_tapping_the_neighbour_of_a_lifted_card_lifts_the_neighbour(
-    phone_page: Page, server: Server
+    phone: Page, server: Server
 ) -> None:
-    page = phone_page
+    page = phone
+    width = page.viewport_size["width"] if page.viewport_size else 0
     game_id = server.new_game(level="easy", rules="varaq", seed=21)
     open_game(page, server.base, game_id)
     bid(page)
@@ -58,22 +156,77 @@ def test_tapping_the_neighbour_of_a_lifted_card_lifts_the_neighbour(
                      if "playable" in classes[i] and "playable" in classes[i + 1]), None)
         if pair is not None:
             break
-        tap_card(playable_cards(page).first)  # lift, then play, and try the next trick
-        tap_card(playable_cards(page).first)
+        tap_to_play(playable_cards(page).first)  # and try the next trick
     else:
         pytest.fail("never two playable cards side by side")
     lifted, neighbour = cards.nth(pair), cards.nth(pair + 1)
     lifted_name = str(lifted.get_attribute("aria-label"))
-    # Where a finger aims at the neighbour before anything is lifted.
+    # Where a finger hits the neighbour before anything is lifted, and where it aims.
+    page.wait_for_function(SETTLED_JS)
+    tap_area = neighbour.evaluate(TAP_AREA_JS)
+    assert tap_area, f"{neighbour.get_attribute('aria-label')} shows nowhere"
+    before = lifted.evaluate(BOX_JS)
     x, y = visible_point(neighbour)
     tap_card(lifted)
     expect(lifted).to_have_class(re.compile(r"\blifted\b"))
+    page.wait_for_function(SETTLED_JS)  # the lift has slid all the way up
+    after = lifted.evaluate(BOX_JS)
+    # The lifted card only moves up: it is no wider, and reaches no further right...
+    assert after["top"] < before["top"] - 1, (before, after)
+    assert after["right"] <= before["right"] + 0.5, (before, after)
+    assert after["right"] - after["left"] <= before["right"] - before["left"] + 0.5
+    # ... and wherever its box overlaps the neighbour, the neighbour stays on top: every point
+    # a finger hit the neighbour at before still hits the neighbour.
+    inside = [p for p in tap_area if after["left"] <= p[0] <= after["right"]
+              and after["top"] <= p[1] <= after["bottom"]]
+    covered = neighbour.evaluate(COVERED_JS, tap_area)
+    assert not covered, (
+        f"the lifted {lifted_name} covers {len(covered)} of {len(tap_area)} points of its "
+        f"neighbour ({len(inside)} inside its box): {covered[:5]}")
     page.touchscreen.tap(x, y)
     expect(neighbour).to_have_class(re.compile(r"\blifted\b"))
     expect(lifted).not_to_have_class(re.compile(r"\blifted\b"))
     in_hand = page.locator("#hand").get_by_role("button", name=lifted_name, exact=True)
     expect(in_hand).to_have_count(1)
-    shot(page, "phone-4-neighbour-lifted")
+    shot(page, f"phone-4-neighbour-lifted-{width}")
+
+
+@pytest.mark.parametrize("phone", [(360, 640)], ids=["360x640"], indirect=True)
+def test_tapping_a_dimmed_card_on_a_phone_says_why_and_plays_nothing(
+    phone: Page, server: Server
+) -> None:
+    page = phone
+    game_id = server.new_game(level="easy", rules="varaq", seed=5)
+    open_game(page, server.base, game_id)
+    bid(page)
+    for _ in range(13):
+        wait_until_ready(page)
+        assert not summary_open(page), "the hand ended before South had to follow suit"
+        view = my_view(server, game_id)
+        codes = page.locator(DIMMED).evaluate_all("(bs) => bs.map((b) => b.dataset.card)")
+        follow = [c for c in codes if view["why_not"].get(c, "").startswith("You must follow")]
+        if follow:
+            break
+        tap_to_play(playable_cards(page).first)
+    else:
+        pytest.fail("South never had to follow suit with a card dimmed")
+    code = follow[0]
+    reason = view["why_not"][code]
+    assert re.fullmatch(r"You must follow (clubs|diamonds|hearts|spades)", reason), reason
+    card = page.locator(f'#hand button[data-card="{code}"]')
+    page.evaluate(WATCH_NOTE_JS)
+    tap_where_it_shows(card)
+    page.wait_for_function(f"() => window.__notes.includes({json.dumps(reason)})")
+    # Nothing was played: the card is still in the hand, not lifted, and it is still South's
+    # turn at the same point of the game.
+    expect(card).to_have_count(1)
+    expect(card).not_to_have_class(re.compile(r"\blifted\b"))
+    expect(page.locator("#hand button.lifted")).to_have_count(0)
+    now = my_view(server, game_id)
+    assert now["turn"] == view["turn"] == "S"
+    assert now["hand"] == view["hand"] and now["trick"] == view["trick"]
+    assert code in now["hand"]
+    shot(page, "phone-5-dimmed-card-reason")
 
 
 def test_a_dimmed_card_says_why_in_the_servers_words(page: Page, server: Server) -> None:
