@@ -264,6 +264,13 @@ def test_a_player_who_closes_the_page_is_replaced_and_comes_back(
     play_round_robin([host], lambda: "Played for" in announced.inner_text())
     expect(announced).to_contain_text(f"Played for {partner_name} by a computer player")
     shot(host, "online-drop-computer-playing")
+    # That card carries a robot: on the table, or in the last trick once it is gathered.
+    if not host.locator("#trick .auto-mark").count():
+        host.get_by_role("button", name="Last trick").click()
+        last = host.get_by_role("dialog", name="Last trick")
+        expect(last).to_contain_text("played by a computer player")
+        shot(host, "online-drop-last-trick")
+        last.get_by_role("button", name="Close").click()
     # Back: the partner opens the table again and plays at their next turn.
     partner = context.new_page()
     partner.goto(f"{server.base}/play/{table}?fast")
@@ -281,6 +288,54 @@ def test_a_player_who_closes_the_page_is_replaced_and_comes_back(
     play_round_robin(pages, partner_played, acting=[host])
     expect(seat_line(host, "top")).to_contain_text("here")
     shot(partner, "online-drop-back")
+
+
+def test_the_host_leaves_an_absent_seat_open_someone_takes_it_and_the_first_watches(
+    browser: Browser, server: Server, console: Console, people: list[BrowserContext],
+) -> None:
+    console.allow(r"WebSocket")
+    host, partner, table, _, partner_name = two_at_a_table(
+        browser, console, people, server.base)
+    context = partner.context
+    partner.close()
+    line = seat_line(host, "top")
+    expect(line).to_contain_text("reconnecting")
+    host.get_by_role("button", name="Seat options: North").click()
+    dialog = host.get_by_role("dialog", name="North's seat")
+    expect(dialog).to_contain_text(f"{partner_name} is away")
+    expect(dialog.get_by_role("button", name="Give seat to a computer player")).to_be_visible()
+    shot(host, "online-seat-options")
+    dialog.get_by_role("button", name="Leave seat open").click()
+    expect(line).to_have_attribute("data-state", "open")
+    expect(host.locator("#announcer")).to_contain_text(f"{partner_name} left; the seat is open.")
+
+    # Someone new takes the open seat with the code, during the match.
+    code = state_as(host, server.base, table)["table"]["code"]
+    newcomer, newcomer_name = signed_up(browser, console, people, server.base, "New")
+    assert join_by_code(newcomer, code) == table
+    expect(host.locator("#seat-top .seat-name")).to_have_text(newcomer_name)
+    expect(line).to_contain_text("here")
+    # The keyboard reaches the phrases: open the menu, go down two, say it.
+    newcomer.get_by_role("button", name="Phrases").focus()
+    newcomer.keyboard.press("Enter")
+    expect(newcomer.get_by_role("menuitem", name="Hello!")).to_be_focused()
+    newcomer.keyboard.press("ArrowDown")
+    newcomer.keyboard.press("ArrowDown")
+    expect(newcomer.get_by_role("menuitem", name="Nice play")).to_be_focused()
+    newcomer.keyboard.press("Enter")
+    expect(host.locator("#seat-top .seat-bubble")).to_have_text("Nice play")
+    expect(newcomer.get_by_role("menu", name="Phrases")).to_be_hidden()
+
+    # The first partner, back, has no seat: they watch a table they cannot touch.
+    watcher = context.new_page()
+    watcher.goto(f"{server.base}/play/{table}?fast")
+    expect(watcher.locator("#watch-note")).to_have_text("You are watching this table.")
+    expect(watcher.locator("#hand")).to_be_hidden()
+    for button in ("Concede", "Phrases", "Hint"):
+        expect(watcher.get_by_role("button", name=button)).to_be_hidden()
+    expect(watcher.locator("#status")).not_to_contain_text("Your")
+    expect(watcher.locator("#seat-top .seat-name")).to_have_text(newcomer_name)
+    shot(watcher, "online-watcher")
 
 
 # ---------------------------------------------------------------- concede, phrases, again

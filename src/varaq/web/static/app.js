@@ -19,7 +19,8 @@ import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
 import { announce, cardNote, toast } from "./notices.js";
 import {
   againReady, autoWords, concedeNeedsPartner, conceded, drawOnline, isPeopleTable, isWatching,
-  markAuto, noteEvent, noteEvents, resetOnline, seatNames, showPhrase, updateOnline, wireOnline,
+  markAuto, markLastTrick, noteEvent, noteEvents, resetOnline, seatNames, showPhrase,
+  updateOnline, wireOnline,
 } from "./online.js";
 import { buildBidGrid, cardsToPass, drawPanel } from "./panel.js";
 import { seating as seatingOf } from "./seats.js";
@@ -558,7 +559,10 @@ function wire() {
   $("#over-dialog").addEventListener("close", () => { game.overClosed = true; rerender(); });
   $("#next-hand").addEventListener("click", nextHand);
   $("#last-trick-button").addEventListener("click", () => {
-    if (game.shown) showLastTrick(game.shown, game.seating);
+    if (game.shown) {
+      showLastTrick(game.shown, game.seating);
+      markLastTrick();
+    }
   });
   $("#last-trick-close").addEventListener("click", () => closeDialog($("#last-trick-dialog")));
   $("#scores-button").addEventListener("click", () => {

@@ -316,7 +316,8 @@ function drawWaiting(view, seating) {
   } else if (amHost()) {
     why = people < 4 ? "Computer players take the empty seats" : "Everyone is here";
   } else {
-    why = `Waiting for ${hostName} to start${people < 4 ? " (computer players take the empty seats)" : ""}`;
+    const bots = people < 4 ? " (computer players take the empty seats)" : "";
+    why = `Waiting for ${hostName} to start${bots}`;
   }
   $("#waiting-why").textContent = `${why}.`;
   $("#waiting-count").textContent = `${people} of 4 seated`;
@@ -412,7 +413,8 @@ function drawReady(view) {
   next.textContent = mine ? "Ready" : "Next hand";
   const words = [];
   if (ready.size) {
-    words.push(`Ready: ${[...ready].map((s) => (s === online.you ? "you" : nameOf(s))).join(", ")}.`);
+    const who = [...ready].map((s) => (s === online.you ? "you" : nameOf(s)));
+    words.push(`Ready: ${who.join(", ")}.`);
   }
   if (waiting.length) words.push(`Waiting for ${waiting.join(", ")}.`);
   const when = el("span", "countdown");
@@ -428,7 +430,8 @@ function drawOverAgain(view) {
   button.hidden = !over || isWatching();
   const note = $("#over-again-note");
   note.hidden = !(over && online.next);
-  note.textContent = online.next ? "A new match is ready at this table: the same seats, new deals." : "";
+  note.textContent = online.next
+    ? "A new match is ready at this table: the same seats, new deals." : "";
   button.textContent = online.next ? "Go to the new match" : "Play again";
 }
 
@@ -483,7 +486,8 @@ function noticeOfferEnd(before, now, over) {
 
 /** Every countdown on the page, once or twice a second (text only: not a live region). */
 function tick() {
-  for (const node of document.querySelectorAll("#table .countdown[data-until], #summary-ready .countdown")) {
+  const counting = "#table .countdown[data-until], #summary-ready .countdown";
+  for (const node of document.querySelectorAll(counting)) {
     node.textContent = clock(secondsUntil(node.dataset.until));
   }
 }
@@ -593,8 +597,9 @@ function openSeatDialog(seat) {
   const code = (online.table || {}).code;
   $("#seat-text").textContent = doc.kind === "open"
     ? "This seat is open: a computer player plays it until someone joins with the table's code."
-    : `${doc.name} is away. A computer player can take the seat for good, or you can leave it open for someone new${
-      code ? ` (code ${code})` : ""}; a computer player plays it meanwhile.`;
+    : `${doc.name} is away. A computer player can take the seat for good, or you can leave `
+      + `it open for someone new${code ? ` (code ${code})` : ""}; a computer player plays it `
+      + "meanwhile.";
   $("#seat-open").hidden = doc.kind === "open";
   openDialog(dialog);
   $("#seat-bot").focus();
@@ -710,4 +715,16 @@ export function markAuto(felt) {
 /** Whether ``card`` (in the hand being played) was chosen by a computer player for someone. */
 export function playedByComputer(card) {
   return online.auto.has(card);
+}
+
+/** The Last trick dialog: say which of its cards a computer player chose for someone away. */
+export function markLastTrick() {
+  for (const figure of document.querySelectorAll("#last-trick-body figure")) {
+    const card = figure.querySelector(".card");
+    const caption = figure.querySelector("figcaption");
+    if (!card || !caption || !online.auto.has(card.dataset.card)) continue;
+    const note = el("small", "auto-note");
+    note.append(robot(), " played by a computer player");
+    caption.append(document.createElement("br"), note);
+  }
 }
