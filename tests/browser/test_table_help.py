@@ -307,8 +307,37 @@ def test_the_hand_summary_gives_each_sides_points_line_by_line(
     text = summary.inner_text()
     assert not re.search(r"-\d", text), text  # one minus sign: U+2212, never a hyphen
     assert "N " not in text and "S " not in text  # names, not seat letters
-    assert page.locator("#summary-headline").inner_text().strip()
+    # The headline names the line the server says decided the hand, in the table's names.
+    decided = hand["headline"]
+    assert decided, hand
+    assert {k: v for k, v in decided.items() if k != "side"} in hand["parts"][decided["side"]]
+    names = server.state(game_id)["names"]
+    expect(page.locator("#summary-headline")).to_have_text(headline_words(decided, names))
     shot(page, "desktop-12-summary-lines")
+
+
+def signed(points: int) -> str:
+    return f"+{points}" if points > 0 else f"{MINUS}{-points}" if points < 0 else "0"
+
+
+def headline_words(decided: dict[str, Any], names: dict[str, str]) -> str:
+    """The summary's headline for the server's ``headline``, seen from South."""
+    sides = {"NS": f"{names['S']} and {names['N']}", "EW": f"{names['E']} and {names['W']}"}
+    side, kind, points = decided["side"], decided["kind"], signed(decided["points"])
+    if kind in ("nil", "blind_nil"):
+        seat = decided["seat"]
+        whose = "Your" if seat == "S" else f"{names[seat]}'s"
+        what = "nil" if kind == "nil" else "blind nil"
+        return f"{whose} {what} {'made' if decided['made'] else 'failed'}: {points}"
+    if kind == "contract" and decided["made"]:
+        return f"{sides[side]} made {decided['number']}: {points}"
+    if kind == "contract":
+        return (f"{sides['EW']} set you: {points}" if side == "NS"
+                else f"You set {sides['EW']}: {points}")
+    if kind == "bag_penalty":
+        return f"{'Your' if side == 'NS' else sides[side] + chr(39) + 's'} bags cost {points}"
+    assert kind == "boston", decided
+    return f"{sides[side]} took all 13 tricks: {points}"
 
 
 def test_rules_dialog_shows_the_rules_in_words_or_the_badges(
@@ -389,6 +418,110 @@ def test_speed_and_sound_are_remembered_and_the_speed_is_sent(
     # Cards are played with the sound on (and nothing is logged as an error).
     bid(page)
     assert play_with_mouse(page, max_cards=2) == 2
+
+
+#: A spy on the Web Audio API (sound.js makes a card's swish with an AudioBufferSourceNode and
+#: the turn's two notes with OscillatorNodes): every context made and every sound started,
+#: with the length of its noise and the last sentence the page announced before it.  It also
+#: counts the full states the game's socket received (the answer to its hello), after which
+#: a card played comes back as an event, animated with its sound.
+SOUND_SPY_JS = """(() => {
+  const spy = window.__sounds = {contexts: 0, starts: []};
+  window.__socketStates = 0;
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (message) => {
+        try {
+          if (JSON.parse(message.data).type === 'state') window.__socketStates += 1;
+        } catch {}
+      });
+    }
+  };
+  const Original = window.AudioContext;
+  if (Original) {
+    const Spied = class extends Original {
+      constructor(...args) { super(...args); spy.contexts += 1; }
+    };
+    window.AudioContext = Spied;
+    if (window.webkitAudioContext) window.webkitAudioContext = Spied;
+  }
+  const said = () => {
+    const last = document.querySelector('#announcer p:last-child');
+    return last ? last.textContent : '';
+  };
+  for (const [Node, kind] of [[window.AudioBufferSourceNode, 'noise'],
+                              [window.OscillatorNode, 'note']]) {
+    if (!Node) continue;
+    const start = Node.prototype.start;
+    Node.prototype.start = function (...args) {
+      spy.starts.push({kind, length: this.buffer ? this.buffer.duration : 0, after: said()});
+      return start.apply(this, args);
+    };
+  }
+})();"""
+#: True once a card's swish (0.09 s of noise) started right after the page said ``arg``.
+CARD_SOUND_JS = """(words) => window.__sounds.starts.some((s) => s.kind === 'noise'
+  && Math.abs(s.length - 0.09) < 0.005 && s.after.startsWith(words))"""
+
+
+def sounds(page: Page) -> dict[str, Any]:
+    spied: dict[str, Any] = page.evaluate("() => window.__sounds")
+    return spied
+
+
+def play_a_card(page: Page) -> str:
+    """Click South's first playable card; returns what the page says once it is played."""
+    page.wait_for_function("() => window.__socketStates > 0")  # the socket hears the events
+    wait_until_ready(page)
+    assert not page.locator("#summary-dialog").is_visible(), "the hand ended too soon"
+    card = playable_cards(page).first
+    words = f"You play the {str(card.get_attribute('aria-label')).lower()}."
+    click_card(card)
+    page.wait_for_function(
+        "(w) => [...document.querySelectorAll('#announcer p')]"
+        ".some((p) => p.textContent.startsWith(w))", arg=words)
+    return words
+
+
+def test_sound_is_off_until_turned_on_and_the_choice_is_remembered(
+    page: Page, server: Server
+) -> None:
+    page.add_init_script(SOUND_SPY_JS)
+    game_id = server.new_game(level="easy", rules="varaq", seed=34)
+    open_game(page, server.base, game_id)
+    assert page.evaluate("() => typeof AudioContext") == "function"
+    sound = page.get_by_role("button", name="Sound")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    bid(page)
+    play_a_card(page)
+    play_a_card(page)
+    # Sound is off by default: no audio context was even made, and nothing started.
+    assert sounds(page) == {"contexts": 0, "starts": []}
+
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    words = play_a_card(page)
+    page.wait_for_function(CARD_SOUND_JS, arg=words)
+    assert sounds(page)["contexts"] == 1
+
+    # Remembered: after a reload the sound is on without a click, and a card makes its sound.
+    page.reload()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    words = play_a_card(page)
+    page.wait_for_function(CARD_SOUND_JS, arg=words)
+
+    # Turned off again, a card is silent, and it stays off after a reload.
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    heard = len(sounds(page)["starts"])
+    play_a_card(page)
+    assert len(sounds(page)["starts"]) == heard
+    page.reload()
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    play_a_card(page)
+    assert sounds(page) == {"contexts": 0, "starts": []}
 
 
 def sent_index(page: Page, sent: list[dict[str, Any]], wanted: dict[str, Any],
