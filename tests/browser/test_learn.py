@@ -147,6 +147,11 @@ def test_the_lesson_table_fits_without_scrolling(
         box = page.locator(selector).bounding_box()
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= sizes[3] + 1, selector
     assert not sticking_out(page), sticking_out(page)
+    if lesson_id == "bidding":  # every line of the count shows, without scrolling its panel
+        count = page.locator("#count-panel")
+        expect(count).to_be_visible()
+        heights = count.evaluate("panel => [panel.scrollHeight, panel.clientHeight]")
+        assert heights[0] <= heights[1] + 1, heights
     shot(page, f"learn-{lesson_id}-{size}")
 
 
@@ -222,6 +227,9 @@ def test_a_reviewed_record_flags_the_card_that_cost_the_contract(
     expect(page.locator("#review-result")).to_contain_text("North-South −70")
     page.locator("#trick-12 summary").click()
     expect(page.locator("#trick-12 .holding")).to_have_count(4)
+    # The whole review, the bids' judgements included (their table once widened a phone's page).
+    expect(page.locator("#progress-words")).to_have_text("Every card is priced.",
+                                                         timeout=120_000)
     assert not sticking_out(page), sticking_out(page)
     shot(page, f"review-{size}")
 
