@@ -43,7 +43,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 LAPTOP = {"width": 1366, "height": 657}
 PHONE = {"width": 360, "height": 640}
 #: Seconds a dropped person keeps the seat here before a computer player plays for them.
-DROP_SECONDS = 4
+DROP_SECONDS = 6
 
 
 @pytest.fixture(scope="module")
@@ -200,7 +200,15 @@ def test_two_people_with_bots_start_and_play_a_hand(
     expect(host.get_by_role("button", name="Start", exact=True)).to_be_disabled()
     expect(host.locator("#waiting-why")).to_have_text("Waiting for 1 more person.")
     partner, partner_name = signed_up(browser, console, people, server.base, "Mate")
-    join_by_code(partner, code_of(host))
+    code = code_of(host)
+    join_by_code(partner, code)
+    expect(host.locator("#waiting-why")).to_have_text("Computer players take the empty seats.")
+    # Leave, and come back with the code: the host's page follows both.
+    partner.get_by_role("button", name="Leave table").click()
+    expect(partner.get_by_role("button", name="Open a table")).to_be_visible()
+    expect(host.locator("#waiting-why")).to_have_text("Waiting for 1 more person.")
+    expect(host.locator("#waiting-top")).to_contain_text("Open seat")
+    join_by_code(partner, code)
     expect(host.locator("#waiting-why")).to_have_text("Computer players take the empty seats.")
     expect(partner.locator("#waiting-why")).to_contain_text("computer players take the empty seats")
     host.get_by_role("button", name="Start", exact=True).click()

@@ -421,6 +421,14 @@ function drawReady(view) {
   when.dataset.until = String(table.next_hand_at || 0);
   line.replaceChildren(words.join(" "), " ");
   if (table.next_hand_at) line.append("The next hand is dealt in ", when, ".");
+  // With the summary closed, the status line under the table says when.
+  if (table.next_hand_at && !$("#summary-dialog").open && !$("#status .next-wait")) {
+    const soon = el("span", "countdown");
+    soon.dataset.until = String(table.next_hand_at);
+    const wait = el("span", "next-wait");
+    wait.append("Next hand in ", soon, mine ? " · you are ready" : "");
+    $("#status").append(wait);
+  }
 }
 
 /** The end of a match of people: Play again (the same seats, new deals) instead of New game. */
