@@ -103,6 +103,7 @@ def tap_to_play(card: Locator) -> None:
     """Play a card on a phone: the first tap lifts it, the second plays it."""
     tap_card(card)
     expect(card).to_have_class(re.compile(r"\blifted\b"))
+    card.page.wait_for_function(SETTLED_JS)  # tap it where it shows once it has risen
     tap_card(card)
 
 
