@@ -345,6 +345,18 @@ def test_the_host_leaves_an_absent_seat_open_someone_takes_it_and_the_first_watc
     expect(watcher.locator("#seat-top .seat-name")).to_have_text(newcomer_name)
     shot(watcher, "online-watcher")
 
+    # The newcomer goes too; this time the host gives the seat to a computer player for good.
+    newcomer.close()
+    expect(line).to_contain_text("reconnecting")
+    host.get_by_role("button", name="Seat options: North").click()
+    host.get_by_role("dialog", name="North's seat").get_by_role(
+        "button", name="Give seat to a computer player").click()
+    expect(line).to_have_attribute("data-state", "bot")
+    expect(host.locator("#seat-top .seat-name")).to_have_text("North")
+    expect(host.locator("#announcer")).to_contain_text(
+        f"{newcomer_name}'s seat went to a computer player.")
+    expect(watcher.locator("#seat-top .seat-line")).to_have_attribute("data-state", "bot")
+
 
 # ---------------------------------------------------------------- concede, phrases, again
 
