@@ -160,6 +160,7 @@ def test_four_people_fill_the_waiting_room_start_and_play_a_hand(
     start.click()
     for page in pages:
         expect(page.locator("#waiting")).to_be_hidden()
+        expect(page.locator("#announcer")).to_contain_text("The match begins.")
         expect(page.locator("#badges")).to_contain_text("300")
         expect(page.locator("#hand button")).to_have_count(13)
     # Each sees the others by name on their seats, the partner across.
@@ -223,7 +224,7 @@ def test_two_people_with_bots_start_and_play_a_hand(
                      acting=[])
     turn_page = next(p for p in pages if turn_of(p) in ("bid", "play"))
     expect(seat_line(turn_page, "bottom")).to_have_attribute("data-state", "timer")
-    expect(seat_line(turn_page, "bottom")).to_have_text(re.compile(r"^\d+ s$"))
+    expect(seat_line(turn_page, "bottom")).to_have_text(re.compile(r"^Turn timer: \d+ s$"))
     shot(turn_page, "online-two-people-timer")
     play_round_robin(pages, summary_everywhere(pages))
     shot(partner, "online-two-people-summary")

@@ -160,6 +160,9 @@ function stopwatch() {
 export function updateOnline({ kind, you, status, table, view = null }) {
   if (kind !== undefined) online.kind = kind;
   if (you !== undefined) online.you = you;
+  if (status && online.status === "seating" && status === "playing" && isPeopleTable()) {
+    announce("The match begins.");
+  }
   if (status) online.status = status;
   if (!table) return;
   const offerBefore = online.table ? online.table.offer : null;
@@ -353,8 +356,7 @@ function drawSeatLines(view, seating) {
       state = "timer";
       const count = el("span", "countdown");
       count.dataset.until = String(deadline);
-      parts.push(stopwatch(), count);
-      line.setAttribute("aria-label", `${seating.name(seat)}: turn timer`);
+      parts.push(stopwatch(), el("span", "visually-hidden", "Turn timer: "), count);
     } else if (doc.kind === "person" && doc.away) {
       state = "away";
       const count = el("span", "countdown");
@@ -378,7 +380,6 @@ function drawSeatLines(view, seating) {
       line.dataset.key = key;
       line.dataset.state = state;
       line.replaceChildren(...parts);
-      if (state !== "timer") line.removeAttribute("aria-label");
       if (amHost() && playing && !doc.you
           && (doc.kind === "open" || (doc.kind === "person" && (doc.away || doc.auto
             || doc.present === false)))) {
