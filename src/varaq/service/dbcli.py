@@ -43,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.db_command == "upgrade":
             engine = make_engine(url)
-            before = current(engine)
-            upgrade(engine)
+            before = upgrade(engine)
             print(f"database at revision {HEAD} (was {before or 'empty'})")
             engine.dispose()
             return 0

@@ -28,9 +28,12 @@ def _config(connection: object) -> object:
     return config
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Apply every migration the database has not had yet (safe to call at each start)."""
+def upgrade(engine: Engine, revision: str = "head") -> str | None:
+    """Apply every migration the database has not had yet (safe to call at each start); the
+    revision it was at before (``None``: empty), read under the same lock, so that of several
+    upgrades at once only the one that migrated reports the old revision."""
     from alembic import command
+    from alembic.runtime.migration import MigrationContext
     from sqlalchemy import text
 
     with engine.begin() as connection:
@@ -38,7 +41,9 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             # Several processes may start at once on one database: one migrates at a time
             # (the lock ends with this transaction).
             connection.execute(text("SELECT pg_advisory_xact_lock(4251977011)"))
+        before = MigrationContext.configure(connection).get_current_revision()
         command.upgrade(_config(connection), revision)  # type: ignore[arg-type]
+    return before
 
 
 def current(engine: Engine) -> str | None:
