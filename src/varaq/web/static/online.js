@@ -233,7 +233,8 @@ export function noteEvents(events) {
 /** The live region's words for an event a computer player chose for an absent person. */
 export function autoWords(event, words) {
   if (!event || !event.auto) return words;
-  return `${words} (Played for ${nameOf(event.seat)} by a computer player.)`;
+  const how = event.kind === "play" ? "Played" : "Chosen";
+  return `${words} (${how} for ${nameOf(event.seat)} by a computer player.)`;
 }
 
 // ---------------------------------------------------------------- drawing
