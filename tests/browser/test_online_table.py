@@ -519,3 +519,14 @@ def test_the_waiting_room_and_the_online_table_fit(
         host.emulate_media(color_scheme=theme)
         shot(host, f"online-fit-{label}-play-{theme}")
         check_fit(host, f"play {theme}", waiting=False)
+    # The Phrases menu opens inside the window, and Escape closes it.
+    host.get_by_role("button", name="Phrases").click()
+    menu = host.get_by_role("menu", name="Phrases")
+    expect(menu.get_by_role("menuitem")).to_have_count(8)
+    box = menu.bounding_box()
+    assert box and box["x"] >= 0 and box["y"] >= 0, box
+    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, box
+    shot(host, f"online-fit-{label}-phrases")
+    host.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    expect(host.get_by_role("button", name="Phrases")).to_be_focused()
