@@ -259,6 +259,8 @@ export function drawOnline(view, seating) {
     $("#phrase-menu").classList.remove("open");
     for (const line of document.querySelectorAll(".seat-line")) line.remove();
     $("#summary-ready").hidden = true;
+    $("#next-hand").disabled = false;
+    $("#next-hand").textContent = "Next hand";
     $("#over-again").hidden = true;
     $("#over-again-note").hidden = true;
     $("#over-home").hidden = true;
