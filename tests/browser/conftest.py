@@ -99,3 +99,27 @@ def phone_page(browser: Browser, console: Console) -> Iterator[Page]:
     yield context.new_page()
     context.close()
     assert not console.unexpected(), f"console errors: {console.unexpected()}"
+
+
+#: The two screens every page must fit: the most common laptop window and a small phone.
+LAPTOP = {"width": 1366, "height": 657}
+SMALL_PHONE = {"width": 360, "height": 640}
+
+
+@pytest.fixture
+def people(browser: Browser, console: Console) -> Iterator[list[BrowserContext]]:
+    """Extra people: each call of :func:`person` adds a browser context (its own session),
+    closed after the test; the test fails if any of them logged an unexpected error."""
+    contexts: list[BrowserContext] = []
+    yield contexts
+    for context in contexts:
+        context.close()
+    assert not console.unexpected(), f"console errors: {console.unexpected()}"
+
+
+def person(browser: Browser, console: Console, people: list[BrowserContext],
+           viewport: dict[str, int] = LAPTOP, **options: Any) -> Page:
+    """One more person at their own browser: a new context in ``people``, and its page."""
+    context = _open_context(browser, console, viewport=viewport, **options)
+    people.append(context)
+    return context.new_page()

@@ -9,8 +9,6 @@ session.  Screenshots go to ``artifacts/screenshots/lobby-*.png``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from harness import Console, Server, shot
@@ -31,29 +29,10 @@ from online_driver import (
 )
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from conftest import _open_context
+from conftest import LAPTOP, person
+from conftest import SMALL_PHONE as PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
-
-LAPTOP = {"width": 1366, "height": 657}
-PHONE = {"width": 360, "height": 640}
-
-
-@pytest.fixture
-def people(browser: Browser, console: Console) -> Iterator[list[BrowserContext]]:
-    """Extra people: each call of ``person()`` below adds a context, closed after the test."""
-    contexts: list[BrowserContext] = []
-    yield contexts
-    for context in contexts:
-        context.close()
-    assert not console.unexpected(), f"console errors: {console.unexpected()}"
-
-
-def person(browser: Browser, console: Console, people: list[BrowserContext],
-           viewport: dict[str, int] = LAPTOP, **options: Any) -> Page:
-    context = _open_context(browser, console, viewport=viewport, **options)
-    people.append(context)
-    return context.new_page()
 
 
 # ---------------------------------------------------------------- accounts

@@ -36,12 +36,10 @@ from online_driver import (
 )
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from conftest import _open_context
+from conftest import person
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
-LAPTOP = {"width": 1366, "height": 657}
-PHONE = {"width": 360, "height": 640}
 #: Seconds a dropped person keeps the seat here before a computer player plays for them.
 DROP_SECONDS = 6
 
@@ -56,20 +54,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture
-def people(browser: Browser, console: Console) -> Iterator[list[BrowserContext]]:
-    contexts: list[BrowserContext] = []
-    yield contexts
-    for context in contexts:
-        context.close()
-    assert not console.unexpected(), f"console errors: {console.unexpected()}"
-
-
-def person(browser: Browser, console: Console, people: list[BrowserContext],
-           viewport: dict[str, int] = LAPTOP, **options: Any) -> Page:
-    context = _open_context(browser, console, viewport=viewport, **options)
-    people.append(context)
-    return context.new_page()
 
 
 def signed_up(browser: Browser, console: Console, people: list[BrowserContext], base: str,
