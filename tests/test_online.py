@@ -4,6 +4,7 @@ play again, phrases, and the quick-match queue."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -547,5 +548,36 @@ def test_the_queue_groups_by_arrival_and_wait() -> None:
         assert made == [[(1, "a"), (3, "c")]] and [w.user_id for w in q.queue] == [2]
         assert (await q.status(1))["table"] == "t1"
         assert (await q.status(2))["state"] == "waiting"
+
+    run_async(go())
+
+
+def test_a_group_still_waits_while_its_table_is_made() -> None:
+    """Between leaving the queue and having a table, a group asked for its status must hear
+    "waiting": "idle" made the page stop asking, and that person never reached the table
+    (seen in the browser's quick match of four on a loaded machine)."""
+    release = asyncio.Event()
+
+    async def seat(group: list[tuple[int, str]]) -> Any:
+        await release.wait()  # the table takes a while to make
+        return type("T", (), {"id": "t1"})()
+
+    async def go() -> None:
+        q = QuickMatch(seat)
+        q._ensure_running = lambda: None  # type: ignore[method-assign]
+        for uid in range(1, 6):
+            await q.join(uid, f"p{uid}", None)
+        ticking = asyncio.get_running_loop().create_task(q.tick())
+        await asyncio.sleep(0)
+        assert [w.user_id for w in q.queue] == [5]  # four are off the queue, being seated
+        for uid in range(1, 5):
+            status = await q.status(uid)
+            assert status["state"] == "waiting", status
+            assert status["position"] == uid
+        assert (await q.status(5))["position"] == 5
+        release.set()
+        await ticking
+        assert {(await q.status(uid))["table"] for uid in range(1, 5)} == {"t1"}
+        assert (await q.status(5))["state"] == "waiting"
 
     run_async(go())

@@ -39,6 +39,8 @@ TICK = 0.5
 MAX_WAIT = 600
 #: Seconds a seated person's table stays in their status.
 SEATED_FOR = 600.0
+#: Seconds a group being seated shows as waiting at most (a process that died meanwhile).
+SEATING_FOR = 30.0
 
 
 @dataclass(slots=True)
@@ -79,6 +81,8 @@ class QuickMatch(_Ticking):
         self.queue: list[Waiting] = []
         #: user id -> (table id, when seated)
         self.seated: dict[int, tuple[str, float]] = {}
+        #: The group whose table is being made: off the queue, not seated yet.
+        self.seating: list[Waiting] = []
 
     async def join(self, user_id: int, name: str, bots_after: Any) -> dict[str, Any]:
         _check_wait(bots_after)
@@ -105,7 +109,9 @@ class QuickMatch(_Ticking):
         seated = self.seated.get(user_id)
         if seated is not None and now - seated[1] < SEATED_FOR:
             return {"state": "seated", "table": seated[0], "queue": len(self.queue)}
-        for position, w in enumerate(self.queue):
+        # While their table is made, a group still waits: a status of "idle" then would make
+        # the page stop asking and never go to the table.
+        for position, w in enumerate([*self.seating, *self.queue]):
             if w.user_id == user_id:
                 return {
                     "state": "waiting", "waited": round(now - w.since, 1),
@@ -131,12 +137,15 @@ class QuickMatch(_Ticking):
 
     async def tick(self) -> None:
         for group in self.groups():
+            self.seating = group
             try:
                 table = await self._seat([(w.user_id, w.name) for w in group])
             except Exception as e:  # storage failed: they wait at the front again
                 log.error("seating a quick match failed: %s", e)
                 self.queue = group + self.queue
                 return
+            finally:
+                self.seating = []
             now = self._clock()
             for w in group:
                 self.seated[w.user_id] = (table.id, now)
@@ -188,7 +197,13 @@ class SharedQuickMatch(_Ticking):
             return {"state": "seated", "table": table, "queue": size}
         rank = await self.redis.zrank(self.QUEUE, str(user_id))
         if rank is None:
-            return {"state": "idle", "queue": size}
+            # Off the queue while their table is made: still waiting (see QuickMatch.now).
+            seating = await self.redis.get(f"varaq:quick:seating:{user_id}")
+            if not seating:
+                return {"state": "idle", "queue": size}
+            entry = json.loads(seating)
+            return {"state": "waiting", "waited": round(time.time() - entry["since"], 1),
+                    "position": 1, "queue": size, "bots_after": entry.get("bots_after")}
         since = float(await self.redis.zscore(self.QUEUE, str(user_id)))
         raw = await self.redis.hget(self.PEOPLE, str(user_id))
         entry = json.loads(raw) if raw else {}
@@ -211,6 +226,9 @@ class SharedQuickMatch(_Ticking):
             local.queue = waiting
             for group in local.groups():
                 ids = [str(w.user_id) for w in group]
+                for w in group:  # still "waiting" to whoever asks while the table is made
+                    await self.redis.set(f"varaq:quick:seating:{w.user_id}", json.dumps(
+                        {"since": w.since, "bots_after": w.bots_after}), ex=int(SEATING_FOR))
                 await self.redis.zrem(self.QUEUE, *ids)
                 await self.redis.hdel(self.PEOPLE, *ids)
                 try:
@@ -219,10 +237,12 @@ class SharedQuickMatch(_Ticking):
                     log.error("seating a quick match failed: %s", e)
                     await self.redis.zadd(self.QUEUE, {i: w.since for i, w in zip(ids, group,
                                                                               strict=True)})
+                    await self.redis.delete(*[f"varaq:quick:seating:{i}" for i in ids])
                     continue
                 for uid in ids:
                     await self.redis.set(f"varaq:quick:seated:{uid}", table.id,
                                          ex=int(SEATED_FOR))
+                await self.redis.delete(*[f"varaq:quick:seating:{i}" for i in ids])
         finally:
             await self.redis.delete(self.LOCK)
 
