@@ -83,6 +83,20 @@ def test_a_port_in_use_is_one_line_and_status_2(
                   "with --port\n"
 
 
+@pytest.mark.parametrize(("option", "value", "line"), [
+    ("--drop-seconds", "0", "varaq serve: --drop-seconds must be between 1 and 3600\n"),
+    ("--drop-seconds", "3601", "varaq serve: --drop-seconds must be between 1 and 3600\n"),
+    ("--port", "70000", "varaq serve: port 70000 is out of range\n"),
+])
+def test_serve_options_out_of_range_are_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, line: str,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    code = main(["serve", "--port", str(free_port()), "--db", db, option, value])
+    assert code == 2
+    assert capsys.readouterr().err == line
+
+
 def test_a_silent_connection_is_closed(served: tuple[str, int]) -> None:
     _, port = served
     with socket.create_connection(("127.0.0.1", port)) as sock:
