@@ -65,6 +65,8 @@ NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
 PEOPLE_KINDS = ("private", "quick")
 #: Pauses before asking a table's owner again when nobody answered its channel (seconds).
 OWNER_WAITS = (0.1, 0.3, 0.6, 1.0)
+#: Why a request is refused while its table changes owner (the client may simply try again).
+MOVING = "this table is moving between servers; try again"
 #: Waits for a follower's copy to reach a forwarded answer's version (see Table.reach).
 REACH_PAUSES = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.3)
 #: Events in a full state (a client that gives no version still sees the last moves).
@@ -101,7 +103,7 @@ def forwarded(method: F) -> F:
                     await self.reach(version)
                     return result
             else:
-                raise Refusal(503, "this table is moving between servers; try again")
+                raise Refusal(503, MOVING)
         return await method(self, *args, **kwargs)
 
     FORWARDED.add(name)
@@ -754,8 +756,7 @@ class Table:
         op, args = request.get("op"), request.get("args") or {}
         if self.role != "owner":  # handed on meanwhile: never forward a forwarded request
             if op != "presence":
-                await cluster.answer(request, refusal=Refusal(
-                    503, "this table is moving between servers; try again"))
+                await cluster.answer(request, refusal=Refusal(503, MOVING))
             return
         if op == "presence":
             if self.online is not None:
