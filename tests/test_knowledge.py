@@ -199,18 +199,24 @@ def test_inferences_are_never_wrong_in_random_games() -> None:
 # -- the bid advisor's words ------------------------------------------------------------------
 
 
-def test_the_estimate_reason_by_reason_adds_up_to_the_estimate() -> None:
-    import random
+def random_hands(seed: int, count: int) -> list[tuple[int, bool]]:
+    """``count`` random 13-card hands, one in four from the joker deck: (hand, jokers)."""
+    from varaq.cards import JOKER_DECK, cards_of
 
-    from varaq.bots.bidding import estimate_parts, estimate_tricks
-    from varaq.cards import JOKER_DECK, STANDARD_DECK, cards_of
-
-    rng = random.Random(5)
-    for i in range(500):
+    rng = random.Random(seed)
+    hands = []
+    for i in range(count):
         jokers = i % 4 == 0
         deck = list(cards_of(JOKER_DECK if jokers else STANDARD_DECK))
         rng.shuffle(deck)
-        hand = sum(1 << c for c in deck[:13])
+        hands.append((sum(1 << c for c in deck[:13]), jokers))
+    return hands
+
+
+def test_the_estimate_reason_by_reason_adds_up_to_the_estimate() -> None:
+    from varaq.bots.bidding import estimate_parts, estimate_tricks
+
+    for hand, jokers in random_hands(5, 500):
         total = sum(part.tricks for part in estimate_parts(hand, jokers))
         assert estimate_tricks(hand, jokers) == max(0.0, min(total, 13.0))
 
@@ -230,14 +236,9 @@ def test_the_bid_advice_names_sure_tricks_side_winners_and_ruffs() -> None:
 def test_the_count_line_by_line_is_the_estimate_in_the_advisors_words() -> None:
     from varaq.bots.advice import LIKELY, SURE, count_lines, trick_reasons
     from varaq.bots.bidding import estimate_parts
-    from varaq.cards import JOKER_DECK, card_unicode, cards_of
+    from varaq.cards import card_unicode
 
-    rng = random.Random(6)
-    for i in range(300):
-        jokers = i % 4 == 0
-        deck = list(cards_of(JOKER_DECK if jokers else STANDARD_DECK))
-        rng.shuffle(deck)
-        hand = sum(1 << c for c in deck[:13])
+    for hand, jokers in random_hands(6, 300):
         lines = count_lines(hand, jokers)
         parts = estimate_parts(hand, jokers)
         # One line per reason, worth what the reason is worth, on a card of the hand.
