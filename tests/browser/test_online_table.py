@@ -35,6 +35,7 @@ from online_driver import (
     turn_of,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from test_fit import overlap
 
 from conftest import person
 
@@ -430,11 +431,6 @@ BOXES_JS = """() => {
                   + '.topbar button, .topbar select'),
   };
 }"""
-
-
-def overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return (min(a["right"], b["right"]) - max(a["x"], b["x"]) > 1
-            and min(a["bottom"], b["bottom"]) - max(a["y"], b["y"]) > 1)
 
 
 def check_fit(page: Page, where: str, *, waiting: bool) -> None:
