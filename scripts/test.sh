@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
+# npm installs TypeScript, which type-checks the browser client (package.json, tsconfig.json).
+command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 # The multi-process tests start throwaway PostgreSQL and Redis servers (tests/servers.py).
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need_apt+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
@@ -27,6 +29,9 @@ echo "== ruff"
 "$PY" -m ruff check src tests benchmarks
 echo "== mypy (engine)"
 "$PY" -m mypy
+echo "== tsc"
+npm ci --no-audit --no-fund --loglevel=error
+npx --no-install tsc -p tsconfig.json
 echo "== pytest"
 # loadgroup: the tests marked xdist_group("cluster") share one worker (and its servers).
 "$PY" -m pytest -n 2 --dist loadgroup -q "$@"
