@@ -25,11 +25,13 @@ from online_helpers import receive_within, wait_until
 from varaq.rules import Rules
 from varaq.service import botpool
 from varaq.service.botpool import MIN_BUDGET, BotAnswer, BotPool
+from varaq.service.commands import Asker
+from varaq.service.fanout import Listener
 from varaq.service.journal import Line
 from varaq.service.newtable import TableInfo, new_table_id
 from varaq.service.seating import BOT, Seating
 from varaq.service.settings import Limits
-from varaq.service.tables import Listener, Table
+from varaq.service.table import Table
 from web_helpers import TEST_SETTINGS, make_app, new_game, run_async, south_choice, state
 
 JSON = {"Content-Type": "application/json"}
@@ -203,7 +205,7 @@ def test_a_socket_that_floods_is_answered_with_429_then_closed(tmp_path: Path) -
 
 def test_hellos_waiting_together_are_answered_by_one_state() -> None:
     async def go() -> None:
-        listener = Listener(reader=2, size=50)
+        listener = Listener(Asker(), reader=2, size=50)
         for since in range(100):
             listener.ask_resync(since)
         # One resync is due, from the newest version the client named, and nothing else.
@@ -215,7 +217,7 @@ def test_hellos_waiting_together_are_answered_by_one_state() -> None:
 def test_a_hello_flood_is_rate_limited_and_other_games_go_on(tmp_path: Path) -> None:
     # Per minute, so the flood cannot outlast a window and start again: 20 hellos are
     # answered, then refusals until the socket is closed.
-    with limited(tmp_path, socket="20/minute", act="1000/second") as client:
+    with limited(tmp_path, socket="20/minute", act="1000/second", read="1000/second") as client:
         flooded, other = new_game(client)["id"], new_game(client, dealer="E")["id"]
         answers: list[int] = []  # the other game's, while the flood goes on
         moves = 0
@@ -251,7 +253,7 @@ def test_a_hello_flood_is_rate_limited_and_other_games_go_on(tmp_path: Path) -> 
 
 def test_a_slow_socket_fills_its_own_outbox_and_is_resynchronised() -> None:
     async def go() -> None:
-        listener = Listener(reader=2, size=3)
+        listener = Listener(Asker(), reader=2, size=3)
         listener.ask_resync(0)
         listener.resync = False
         for version in range(1, 10):
@@ -276,7 +278,7 @@ def test_one_hint_is_worked_out_for_many_requests(frozen: TestClient) -> None:
     table = frozen.portal.call(tables.get, gid)  # type: ignore[union-attr]
 
     async def many() -> list[dict[str, str]]:
-        return list(await asyncio.gather(*(table.hint(2) for _ in range(50))))
+        return list(await asyncio.gather(*(table.hints.for_seat(2) for _ in range(50))))
 
     answers = frozen.portal.call(many)  # type: ignore[union-attr]
     assert len({a["action"] for a in answers}) == 1
@@ -371,7 +373,7 @@ def test_many_hints_at_two_tables_are_one_decision_each(
         at = [client.portal.call(tables.get, gid) for gid in games]  # type: ignore[union-attr]
 
         async def hints() -> list[dict[str, str]]:  # South bids first at both
-            return list(await asyncio.gather(*(t.hint(2) for _ in range(20) for t in at)))
+            return list(await asyncio.gather(*(t.hints.for_seat(2) for _ in range(20) for t in at)))
 
         answers = client.portal.call(hints)  # type: ignore[union-attr]
     assert sorted(worker.asked) == ["5:hint:1", "6:hint:1"]  # one decision a table

@@ -14,8 +14,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from online_helpers import Person, sign_up, wait_until
+from varaq.service.newtable import CODE_ALPHABET
 from varaq.service.quickmatch import QuickMatch
-from varaq.service.tables import CODE_ALPHABET
 from web_helpers import make_app, run_async
 
 pytestmark = pytest.mark.timeout(120)

@@ -32,10 +32,11 @@ from varaq.engine import Game
 from varaq.rules import Rules
 from varaq.seats import SEAT_LETTERS, E, N, S, W
 from varaq.service.journal import Line, Step, action_line, read_line
+from varaq.service.newtable import TableInfo
 from varaq.service.readers import event_json
 from varaq.service.seating import Seating
 from varaq.service.settings import Settings
-from varaq.service.tables import Table, TableInfo
+from varaq.service.table import Table
 from web_helpers import make_app, new_game
 
 READERS = (N, E, S, W, None)

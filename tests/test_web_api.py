@@ -14,7 +14,7 @@ from varaq.bots.advice import trick_reasons
 from varaq.cards import parse_hand
 from varaq.record import load_record
 from varaq.rules import Rules
-from varaq.service.tables import Pace
+from varaq.service.settings import Pace
 from web_helpers import make_app, new_game, play_hand, state, wait_for_south
 
 

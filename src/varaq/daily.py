@@ -5,7 +5,7 @@ come from a *keyed* seed: HMAC-SHA256 of the date under the server's secret.  Th
 therefore tells nobody tomorrow's cards, and since the engine deals hand ``k`` from
 ``f"{seed}:{k}"`` (:meth:`varaq.engine.Game.deal`), hand 3 is the same deal whether hand 2 was
 made or set.  The computer players' seeds derive from the same seed and the table's version
-(:mod:`varaq.service.tables`), so two people who play alike meet the same choices.
+(:mod:`varaq.service.driver`), so two people who play alike meet the same choices.
 
 A try is judged against the *field*, as in duplicate bridge: on each hand, your side's points
 against the average of every signed-in player who reached that hand with the same cards (you

@@ -121,6 +121,9 @@ class BotPool:
         self._executor: ProcessPoolExecutor | None = None
         #: Hard decisions asked for and not answered yet (queued or thinking).
         self.waiting = 0
+        #: Hints thinking at once (half the workers, at least one): the rest wait their turn
+        #: here, off the pool's queue, so they never crowd out the tables' own players.
+        self._hints = asyncio.Semaphore(max(1, self.processes // 2))
 
     def budget_for(self, budget: float) -> float:
         """The budget a new Hard decision gets now: shared out when the pool is oversubscribed,
@@ -136,12 +139,19 @@ class BotPool:
 
     async def decide(
         self, level: str, view: View, seed: str, budget: float = TABLE_BUDGET,
-        samples: int | None = None,
+        samples: int | None = None, *, hint: bool = False,
     ) -> BotAnswer:
         """``level``'s choice for ``view``; ``samples`` fixes a Hard player's layouts instead
-        of timing its thought (see the module's docstring)."""
+        of timing its thought (see the module's docstring).  A ``hint`` waits for one of a few
+        places instead of counting among the tables' decisions: however many hints people
+        ask for, the computer players at the tables keep their whole budget."""
         if level == "hard":
             loop = asyncio.get_running_loop()
+            if hint:
+                async with self._hints:
+                    return await loop.run_in_executor(
+                        self._pool(), decide_in_worker, level, view, seed, budget, samples
+                    )
             # A fixed count does not shrink under load: one budget, one cached player.
             share = budget if samples is not None else self.budget_for(budget)
             self.waiting += 1

@@ -3,9 +3,10 @@
 A try is a table of kind ``daily`` (the ``daily`` preset, Hard computer players, the person at
 South) whose seed is the day's keyed seed (:func:`varaq.daily.daily_seed`), plus one row of
 ``daily_tries`` that keeps what the leaderboard needs: your side's points on each finished hand,
-the score, the result.  The table writes that row itself when a hand is scored or the match
-ends (:meth:`varaq.service.tables.Table.commit`), so the leaderboard is one query, never a
-replay of anyone's game.
+the score, the result.  That row follows the table's journal: :class:`Daily` listens to every commit
+(:attr:`varaq.service.registry.Tables.commit_listeners`) and brings the row up to date when a
+daily's hand is scored or its match ends, so the leaderboard is one query, never a replay of
+anyone's game — and the table itself knows nothing of dailies.
 
 - A signed-in person has **one try per date**: on its day it is *counted* (ranked), afterwards
   it is *late* (compared with the field, never ranked).  Starting again resumes the same table,
@@ -68,7 +69,7 @@ from .newtable import TableInfo, new_table_id
 from .registry import Tables
 from .seating import Seating
 from .store import Base, Store, UserRow
-from .tables import Table
+from .table import Committed, Table
 
 __all__ = ["DailyTryRow", "DailyTry", "Daily", "save_progress", "samples_from_env"]
 
@@ -260,6 +261,22 @@ class Daily:
         #: unique (day, person) row catches two processes).
         self._starting = asyncio.Lock()
         self._boards: dict[str, tuple[float, list[DailyTry]]] = {}
+        tables.commit_listeners.append(self.after_commit)
+
+    def after_commit(self, table: Table, committed: Committed) -> None:
+        """A daily's hand was scored or its match ended: the try's row follows."""
+        if table.info.kind != "daily":
+            return
+        game = table.game
+        if len(game.log) > committed.hands_before or (game.is_over and not committed.was_over):
+            table.spawn(self._save(table.id, table.version, Progress.of(game)))
+
+    async def _save(self, table_id: str, version: int, progress: Progress) -> None:
+        """Store a try's progress (a later version's row is never overwritten by this one)."""
+        try:
+            await asyncio.to_thread(save_progress, self.store, table_id, version, progress)
+        except Exception as e:  # the table goes on; opening the try again brings the row up
+            log.error("saving the daily try of table %s failed: %s", table_id, e)
 
     def check(self, day: date) -> None:
         try:

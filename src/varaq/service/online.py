@@ -2,8 +2,10 @@
 
 A table with people at it (a private table, a quick match) keeps, beside its game and seats:
 
-- **presence**: how many sockets each seated person has open.  A person whose last socket
-  closes keeps the seat and is shown as reconnecting, with a countdown (``drop_seconds``).
+- **presence**: how many sockets each seated *person* has open — counted by person, never by
+  seat, so a socket kept open by someone who left says nothing about whoever sits there now.
+  A person whose last socket closes keeps the seat and is shown as reconnecting, with a
+  countdown (``drop_seconds``).
   When it runs out a computer player plays for them — each card it plays is marked ``auto`` in
   the journal and the events — until they come back; they take over at their next turn.
 - **the turn timer** (a table option: off, 30 or 60 seconds): when a person's time runs out, a
@@ -17,7 +19,7 @@ None of this is stored: after a restart nobody is connected, and the countdowns 
 when they reconnect.  What *is* stored (seats, the game) goes through the table's journal.
 
 With several server processes, the table's owner keeps this state: other processes tell it
-how many sockets each seat has open with them (:meth:`Online.remote_presence`, repeated every
+how many sockets each person has open with them (:meth:`Online.remote_presence`, repeated every
 second, so a process that dies stops counting within a few seconds), and receive a
 :meth:`Online.snapshot` after every change to show their readers.
 """
@@ -34,7 +36,7 @@ from ..seats import SEAT_LETTERS
 from .errors import Refusal
 
 if TYPE_CHECKING:
-    from .tables import Table
+    from .table import Table
 
 __all__ = ["Online", "PHRASES", "TURN_TIMERS"]
 
@@ -60,9 +62,7 @@ OFFER_SECONDS = 60.0
 @dataclass(slots=True)
 class Online:
     table: Table
-    #: Open sockets per seat (people only), in this process.
-    local: dict[int, int] = field(default_factory=dict)
-    #: Open sockets per seat in other processes: node -> (when told, seat -> sockets).
+    #: Open sockets per person in other processes: node -> (when told, user id -> sockets).
     remote: dict[str, tuple[float, dict[int, int]]] = field(default_factory=dict)
     #: Seats present when last looked (to see who just arrived or left).
     seen: set[int] = field(default_factory=set)
@@ -88,10 +88,14 @@ class Online:
     # -- reading ---------------------------------------------------------------------------------
 
     def is_present(self, seat: int) -> bool:
+        """Whether the person in ``seat`` has a socket open here or in another process."""
         if self.mirror is not None:
             return seat in self.mirror["present"]
-        return bool(self.local.get(seat)) or any(
-            seats.get(seat) for _, seats in self.remote.values())
+        user = self.table.seating.seats[seat].user_id
+        if user is None:
+            return False
+        return bool(self.table.fanout.people().get(user)) or any(
+            people.get(user) for _, people in self.remote.values())
 
     def seat_json(self, seat: int) -> dict[str, Any]:
         """What the seats list shows of one seat's presence."""
@@ -147,21 +151,9 @@ class Online:
 
     # -- presence --------------------------------------------------------------------------------
 
-    def arrive(self, seat: int | None) -> None:
-        if seat is not None:
-            self.local[seat] = self.local.get(seat, 0) + 1
-            self.look()
-
-    def depart(self, seat: int | None) -> None:
-        if seat is not None and self.local.get(seat):
-            self.local[seat] -= 1
-            if not self.local[seat]:
-                del self.local[seat]
-            self.look()
-
-    def remote_presence(self, node: str, seats: dict[int, int]) -> None:
-        """Another process's open sockets at this table (all of them, every second)."""
-        self.remote[node] = (time.monotonic(), {s: n for s, n in seats.items() if n})
+    def remote_presence(self, node: str, people: dict[int, int]) -> None:
+        """Another process's open sockets at this table by person (all, every second)."""
+        self.remote[node] = (time.monotonic(), {u: n for u, n in people.items() if n})
         self.look()
 
     def forget_silent(self, older_than: float = 3.5) -> None:
@@ -282,8 +274,7 @@ class Online:
         self.last_phrase[seat] = now
         message = {"type": "phrase", "seat": SEAT_LETTERS[seat], "phrase": phrase_id,
                    "text": text}
-        for listener in self.table.listeners:
-            listener.push(message)
+        self.table.fanout.to_all(message)
         return message
 
     # -- plumbing --------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 from collections.abc import Mapping
@@ -17,8 +18,10 @@ from typing import Any
 
 from ..rules import Rules, RulesError
 from ..seats import S
+from . import replica
 from .botpool import BotPool
 from .cluster import HEARTBEAT, Cluster
+from .commands import LIMIT_OF, Asker, Kind, parse_command
 from .errors import Refusal
 from .journal import JournalError, Line, replay, write_step
 from .newtable import (
@@ -32,10 +35,11 @@ from .newtable import (
     plausible_id,
 )
 from .ratelimit import RateLimits
+from .results import count_results
 from .seating import Seating
 from .settings import Settings
 from .store import StaleWrite, Store, StoredTable, make_appender
-from .tables import Table
+from .table import CommitListener, Table
 
 __all__ = ["Tables"]
 
@@ -61,6 +65,18 @@ class Tables:
         #: The other processes, when there are several (``varaq serve --redis``).
         self.cluster: Cluster | None = None
         self._heartbeat: asyncio.Task[None] | None = None
+        #: Told of every commit at every table (the players' results, the daily's tries…):
+        #: side effects subscribe here instead of the table knowing about them.
+        self.commit_listeners: list[CommitListener] = [count_results]
+
+    # -- the one way in ----------------------------------------------------------------------
+
+    async def run(self, table: Table, kind: Kind, doc: Mapping[str, Any], asker: Asker) -> Any:
+        """A person's command, from any transport: counted against its limit for the asker's
+        address, read by the one parser, then authorized and done by the table (or its owner
+        in another process)."""
+        await self.limits.hit(LIMIT_OF[kind], asker.address)
+        return await table.execute(parse_command(kind, doc), asker)
 
     # -- several processes ---------------------------------------------------------------------
 
@@ -76,10 +92,10 @@ class Tables:
         if cluster is None:
             return
         table.role = "follower"
-        await cluster.subscribe(f"varaq:ev:{table.id}", table.follow)
+        await cluster.subscribe(f"varaq:ev:{table.id}", functools.partial(replica.follow, table))
         await self.claim([table])
         if table.role == "follower":
-            await table.catch_up()  # anything the owner stored before we listened
+            await replica.catch_up(table)  # anything the owner stored before we listened
             await self.tell_presence(table)
 
     async def claim(self, tables: list[Table]) -> None:
@@ -97,17 +113,18 @@ class Tables:
             if table.id in won:
                 # Owner first, listener second: a request heard here finds an owner.
                 await cluster.unsubscribe(f"varaq:ev:{table.id}")
-                await table.become_owner()
-                await cluster.subscribe(f"varaq:req:{table.id}", table.handle)
+                await replica.become_owner(table)
+                await cluster.subscribe(f"varaq:req:{table.id}",
+                                        functools.partial(replica.handle, table))
                 log.info("table %s: owned here now", table.id)
 
     async def tell_presence(self, table: Table) -> None:
-        """A follower tells the owner how many sockets it has at the table, per seat."""
+        """A follower tells the owner how many sockets it has at the table, per person."""
         cluster = self.cluster
         if cluster is not None and table.role == "follower" and table.online is not None:
-            seats = {str(k): v for k, v in table.local_presence().items()}
+            people = {str(k): v for k, v in table.fanout.people().items()}
             await cluster.publish(f"varaq:req:{table.id}", {
-                "op": "presence", "args": {"node": cluster.node, "seats": seats}})
+                "op": "presence", "args": {"node": cluster.node, "people": people}})
 
     async def _beat(self) -> None:
         """Every second: check the lock connection, claim ownerless tables, repeat presence."""
@@ -136,7 +153,7 @@ class Tables:
         """Messages may have been lost while Redis was away: followers read the store."""
         for table in list(self._tables.values()):
             if table.role == "follower":
-                await table.catch_up()
+                await replica.catch_up(table)
             elif table.role == "owner":
                 table.push_presence()
 
@@ -248,9 +265,8 @@ class Tables:
             old.options = options
             table.push_presence()
             message = {"type": "again", "id": new.id}
-            for listener in table.listeners:
-                listener.push(message)
-            await table.publish({"push": message})
+            table.fanout.to_all(message)
+            await replica.publish(table, {"push": message})
             return new
 
     async def by_code(self, text: str) -> Table:

@@ -1,8 +1,13 @@
 """The game routes: create a table, read it, act at it (docs/protocol.md, HTTP).
 
-Who is asking decides what they see and for which seat they may act: at a single-player table
-the table's unguessable id is the key to South; at an online table the seat comes from the
-signed-in person (:func:`seat_of`), never from anything the client says.
+Every route that asks something of a table turns its body into a
+:class:`~varaq.service.commands.Command` and hands it, with who is asking
+(:func:`asker_of`), to :meth:`Tables.run <varaq.service.registry.Tables.run>` — the same path
+a WebSocket message or another process's forwarded request takes, so limits, checks and
+refusals are the same on every transport.  Who is asking decides what they see and for which
+seat they may act, looked up at that moment: at a single-player table the table's unguessable
+id is the key to South; at an online table the seat comes from the signed-in person, never
+from anything the client says.
 """
 
 from __future__ import annotations
@@ -17,10 +22,10 @@ from starlette.websockets import WebSocket
 from ..bots import LEVELS
 from ..rules import PRESETS, RULE_HELP, options_json
 from ..seats import S
+from ..service.commands import Asker, Kind
 from ..service.errors import Refusal
 from ..service.registry import Tables
-from ..service.seating import GUEST
-from ..service.tables import Table
+from ..service.table import Table
 from .requests import (
     Json,
     check_origin,
@@ -30,7 +35,7 @@ from .requests import (
     version_of,
 )
 
-__all__ = ["routes", "tables_of", "seat_of", "body_of", "acting_seat"]
+__all__ = ["routes", "tables_of", "body_of", "asker_of", "command_route"]
 
 
 def tables_of(connection: Request | WebSocket) -> Tables:
@@ -45,24 +50,10 @@ async def body_of(request: Request, *, optional: bool = False) -> dict[str, Any]
     return await read_body(request, limits.body_bytes, limits.json_depth, optional=optional)
 
 
-def seat_of(connection: Request | WebSocket, table: Table) -> int | None:
-    """The seat the asker holds at ``table``, or ``None`` for a watcher.
-
-    A table whose one person is a guest (a single-player game, a daily played without an
-    account) is South's to whoever knows its id; any other seat is a signed-in person's."""
-    if table.seating.seats[S] == GUEST:
-        return S
-    user_id = connection.app.state.identity.user_id(connection)
-    if user_id is None:
-        return None
-    return table.seating.seat_of(user_id)
-
-
-def acting_seat(connection: Request | WebSocket, table: Table) -> int:
-    seat = seat_of(connection, table)
-    if seat is None:
-        raise Refusal(403, "you do not have a seat at this table")
-    return seat
+def asker_of(connection: Request | WebSocket) -> Asker:
+    """Who is asking: the signed-in person (read from the session now), and from where."""
+    user = connection.app.state.identity.user_id(connection)
+    return Asker(user, client_address(connection))
 
 
 async def _table(request: Request) -> Table:
@@ -71,6 +62,45 @@ async def _table(request: Request) -> Table:
 
 async def _limited(request: Request, name: str) -> None:
     await tables_of(request).limits.hit(name, client_address(request))
+
+
+async def _read(request: Request) -> tuple[Table, Asker]:
+    """A table to read, counted against the per-address limit on reads."""
+    asker = asker_of(request)
+    await tables_of(request).limits.hit("read", asker.address)
+    return await _table(request), asker
+
+
+def command_route(kind: Kind, *, optional: bool = False) -> Any:
+    """A route that does one kind of command and answers with what the command gave: the
+    asker's state after it for most (with ``"concede"`` for a concession), the hint, the
+    pace, the phrase, or the new table for Play again."""
+
+    async def route(request: Request) -> Response:
+        body = await body_of(request, optional=optional)
+        asker = asker_of(request)
+        tables = tables_of(request)
+        table = await _table(request)
+        result = await tables.run(table, kind, body, asker)
+        if kind is Kind.HINT:
+            return Json(result)
+        if kind is Kind.PACE:
+            return Json({"pace": table.pace})
+        if kind is Kind.PHRASE:
+            return Json(result)
+        if kind is Kind.AGAIN:
+            new = await tables.get(str(result))
+            return Json({"id": new.id, "state": new.state_for(asker)}, status_code=201)
+        if kind is Kind.LEAVE:
+            return Json(table.state(None))
+        since = version_of(body) if kind in (Kind.ACT, Kind.NEXT) else None
+        doc = table.state_for(asker, since)
+        if kind is Kind.CONCEDE:
+            doc["concede"] = result
+        return Json(doc)
+
+    route.__name__ = f"{kind.value}_command"
+    return route
 
 
 # -- routes -----------------------------------------------------------------------------------
@@ -101,55 +131,15 @@ async def create_game(request: Request) -> Response:
 
 async def get_game(request: Request) -> Response:
     since = query_number(request.query_params.get("since"), "since")
-    table = await _table(request)
-    return Json(table.state(seat_of(request, table), since))
-
-
-async def act(request: Request) -> Response:
-    body = await body_of(request)
-    await _limited(request, "act")
-    table = await _table(request)
-    seat = acting_seat(request, table)
-    text = body.get("action")
-    if not isinstance(text, str) or not text.strip() or len(text) > 32:
-        raise Refusal(400, 'the body needs "action": a card such as "QS", "bid 4", "nil"…')
-    version = version_of(body)
-    await table.act(seat, text, version)
-    return Json(table.state(seat, version))
-
-
-async def next_hand(request: Request) -> Response:
-    body = await body_of(request, optional=True)
-    await _limited(request, "act")
-    table = await _table(request)
-    seat = acting_seat(request, table)
-    version = version_of(body)
-    await table.next_hand(version, seat)
-    return Json(table.state(seat, version))
-
-
-async def concede(request: Request) -> Response:
-    await body_of(request, optional=True)
-    await _limited(request, "act")
-    table = await _table(request)
-    seat = acting_seat(request, table)
-    result = await table.concede(seat)
-    return Json({**table.state(seat), "concede": result})
-
-
-async def pace(request: Request) -> Response:
-    body = await body_of(request)
-    await _limited(request, "act")
-    table = await _table(request)
-    acting_seat(request, table)
-    await table.set_pace(str(body.get("pace", ""))[:16])
-    return Json({"pace": table.pace})
+    table, asker = await _read(request)
+    return Json(table.state_for(asker, since))
 
 
 async def hint(request: Request) -> Response:
-    await _limited(request, "hint")
+    """``GET`` (the Hint button): the same command as the socket's ``hint`` message."""
+    asker = asker_of(request)
     table = await _table(request)
-    return Json(await table.hint(acting_seat(request, table)))
+    return Json(await tables_of(request).run(table, Kind.HINT, {}, asker))
 
 
 async def replay(request: Request) -> Response:
@@ -164,9 +154,9 @@ async def replay(request: Request) -> Response:
 
 
 async def record(request: Request) -> Response:
-    table = await _table(request)
+    table, asker = await _read(request)
     return Json(
-        table.record(seat_of(request, table)),
+        table.record(table.reader_of(asker)),
         headers={"Content-Disposition": f'attachment; filename="varaq-{table.id[:8]}.json"'},
     )
 
@@ -175,10 +165,12 @@ routes: list[BaseRoute] = [
     Route("/api/presets", presets),
     Route("/api/games", create_game, methods=["POST"]),
     Route("/api/games/{game_id}", get_game),
-    Route("/api/games/{game_id}/actions", act, methods=["POST"]),
-    Route("/api/games/{game_id}/next", next_hand, methods=["POST"]),
-    Route("/api/games/{game_id}/concede", concede, methods=["POST"]),
-    Route("/api/games/{game_id}/pace", pace, methods=["POST"]),
+    Route("/api/games/{game_id}/actions", command_route(Kind.ACT), methods=["POST"]),
+    Route("/api/games/{game_id}/next", command_route(Kind.NEXT, optional=True),
+          methods=["POST"]),
+    Route("/api/games/{game_id}/concede", command_route(Kind.CONCEDE, optional=True),
+          methods=["POST"]),
+    Route("/api/games/{game_id}/pace", command_route(Kind.PACE), methods=["POST"]),
     Route("/api/games/{game_id}/replay", replay, methods=["POST"]),
     Route("/api/games/{game_id}/hint", hint),
     Route("/api/games/{game_id}/record", record),

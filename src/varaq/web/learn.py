@@ -52,7 +52,7 @@ from ..service.errors import Refusal
 from ..service.readers import view_json
 from ..service.reviews import Reviews
 from .accounts import signed_in
-from .games import body_of, seat_of, tables_of
+from .games import asker_of, body_of, tables_of
 from .requests import Json, check_origin, client_address, read_body, whole_number
 from .static import serve_page
 
@@ -235,7 +235,7 @@ async def _table_game(request: Request, table_id: Any) -> Game:
     if not isinstance(table_id, str) or not table_id:
         raise Refusal(400, '"table" must be a table id')
     table = await tables_of(request).get(table_id[:80])
-    if seat_of(request, table) is None:
+    if table.reader_of(asker_of(request)) is None:
         raise Refusal(403, "only a player at this table can review its hands")
     return table.game
 

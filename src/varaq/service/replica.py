@@ -1,0 +1,191 @@
+"""A table across several processes: the owner publishes, followers copy and forward.
+
+With several ``varaq serve`` processes (:mod:`.cluster`), one process owns each table and
+applies its commands; the others follow it, showing the owner's events to their own sockets.
+A follower forwards a command to the owner as the command itself, with who asked
+(:func:`forward`): the owner reads it back through the same parser and authorizes it against
+its own seating, exactly as if it had arrived there — there is no list of methods another
+process may call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..rules import Rules
+from .cluster import NoOwner
+from .commands import Asker, Command, kind_of, parse_command
+from .errors import Refusal
+from .journal import read_line
+
+if TYPE_CHECKING:
+    from .table import Table
+
+__all__ = ["forward", "publish", "follow", "reach", "catch_up", "become_owner", "handle",
+           "MOVING"]
+
+log = logging.getLogger("varaq.service")
+
+#: Pauses before asking a table's owner again when nobody answered its channel (seconds).
+OWNER_WAITS = (0.1, 0.3, 0.6, 1.0)
+#: Why a request is refused while its table changes owner (the client may simply try again).
+MOVING = "this table is moving between servers; try again"
+#: Waits for a follower's copy to reach a forwarded answer's version (see :func:`reach`).
+REACH_PAUSES = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.3)
+
+
+async def forward(table: Table, command: Command, asker: Asker) -> Any:
+    """Have the owner do ``command``; when the table has no owner at all (it died), this
+    process takes the table and does it itself."""
+    cluster = table.tables.cluster
+    assert cluster is not None
+    args = {"command": command.to_json(), "asker": asker.to_json()}
+    for pause in OWNER_WAITS:
+        try:
+            result, version = await cluster.request(table.id, "command", args)
+        except NoOwner:
+            await table.tables.claim([table])
+            if table.role != "follower":
+                return await table.execute(command, asker)
+            # Another process holds the lock but is not listening yet (it is taking the
+            # table over this instant): ask again shortly.
+            await asyncio.sleep(pause)
+        else:
+            await reach(table, version)
+            return result
+    raise Refusal(503, MOVING)
+
+
+async def handle(table: Table, request: dict[str, Any]) -> None:
+    """An owner answers a request another process forwarded."""
+    cluster = table.tables.cluster
+    assert cluster is not None
+    op, args = request.get("op"), request.get("args") or {}
+    if table.role != "owner":  # handed on meanwhile: never forward a forwarded request
+        if op != "presence":
+            await cluster.answer(request, refusal=Refusal(503, MOVING))
+        return
+    if not isinstance(args, Mapping):
+        await cluster.answer(request, refusal=Refusal(400, "a request's args are an object"))
+        return
+    if op == "presence":
+        if table.online is not None:
+            people = args.get("people") or {}
+            if isinstance(people, Mapping):
+                table.online.remote_presence(
+                    str(args.get("node")), {int(k): int(v) for k, v in people.items()})
+        return
+    try:
+        if op != "command":
+            raise Refusal(400, f"unknown request {str(op)[:32]!r}")
+        doc = args.get("command")
+        if not isinstance(doc, Mapping):
+            raise Refusal(400, "a forwarded command is an object")
+        command = parse_command(kind_of(doc.get("kind")), doc)
+        result = await table.execute(command, Asker.from_json(args.get("asker")))
+    except Refusal as e:
+        await cluster.answer(request, refusal=e)
+    except Exception as e:
+        log.exception("table %s: a forwarded %s failed", table.id, op)
+        await cluster.answer(request, refusal=Refusal(500, f"internal error: {type(e).__name__}"))
+    else:
+        await cluster.answer(request, result, version=table.version)
+
+
+async def publish(table: Table, message: dict[str, Any]) -> None:
+    """An owner tells the followers what it stored (or what changed around the game)."""
+    cluster = table.tables.cluster
+    if table.role == "owner" and cluster is not None:
+        await cluster.publish(f"varaq:ev:{table.id}", message)
+
+
+async def follow(table: Table, message: dict[str, Any]) -> None:
+    """A follower applies what its owner published, and shows it to its own readers."""
+    if table.role != "follower":
+        return
+    if "push" in message:
+        table.fanout.to_all(message["push"])
+        return
+    first, lines = int(message["v"]), list(message["lines"])
+    if first > table.version:  # a message was lost: the store has them all
+        await catch_up(table)
+    elif first == table.version and lines:
+        async with table.lock:
+            steps = [read_line(text).apply(table.game, table.seating) for text in lines]
+            table.steps.extend(steps)
+            table.fanout.events(first, steps)
+    values = message.get("values") or {}
+    if values:
+        _take_values(table, values)
+    if message.get("online") is not None and table.online is not None:
+        table.online.load(message["online"])
+        table.fanout.table_changed()
+
+
+def _take_values(table: Table, values: Mapping[str, Any]) -> None:
+    """The owner changed the table's row (options, or the variations before the start)."""
+    if "options" in values:
+        table.info.options = dict(values["options"])
+    if "level" in values:
+        table.info.level = str(values["level"])
+    if "rules" in values and not table.game.actions:
+        table.info.rules = Rules.from_spec(values["rules"])
+        table.game = table.info.new_game()
+        table.forget_views()
+
+
+async def reach(table: Table, version: int) -> None:
+    """Wait a little for this follower's copy to have the owner's ``version``, so that the
+    answer to a forwarded request shows its own effect.  The owner publishes the events
+    before its answer and they are nearly always applied by then.  A copy still behind after
+    about a second answers as it is: the events are on their way (a lost one is found by
+    :func:`follow`), and the client's versions make a late event harmless."""
+    for pause in REACH_PAUSES:
+        if table.version >= version or table.role != "follower":
+            return
+        await asyncio.sleep(pause)
+
+
+async def catch_up(table: Table) -> None:
+    """Rebuild from the store (the history), keeping this table's readers, and send them
+    what they had not seen."""
+    async with table.lock:
+        await _reload(table)
+
+
+async def _reload(table: Table) -> None:
+    """:func:`catch_up`'s work, with the table's lock already held."""
+    stored = await asyncio.to_thread(table.tables.store.load_table, table.id)
+    if stored is None:
+        return
+    fresh = table.tables.rebuild(stored)
+    before = table.version
+    table.info, table.game, table.seating, table.steps = (
+        fresh.info, fresh.game, fresh.seating, fresh.steps)
+    table.forget_views()
+    if table.version > before:
+        table.fanout.events(before, table.steps[before:])
+    else:
+        table.fanout.resync_all()
+
+
+async def become_owner(table: Table) -> None:
+    """This process took the table's lock: catch up from the store and run it.
+
+    The role changes under the table's lock, before the store is read: a request that arrives
+    meanwhile waits for the lock and then finds the whole history, where before it saw a
+    follower and was forwarded — to this very process, which was busy with it.
+    """
+    async with table.lock:
+        table.role = "owner"
+        await _reload(table)
+    if table.online is not None:
+        table.online.mirror = None
+        table.online.seen = set()
+        table.online.look()
+        table.online.after_commit()
+    table.push_presence()
+    table.wake()
