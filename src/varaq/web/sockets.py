@@ -162,7 +162,6 @@ async def _message(
     kind = kind_of(doc["type"])
     # Who is asking, as of this message: a session that ended since the socket opened no
     # longer acts (or reads) for anyone's seat.
-    ws.scope.pop("varaq.user", None)
     asker = asker_of(ws)
     if asker != listener.asker:
         listener.asker = asker
