@@ -12,13 +12,25 @@ the computer players bid from, so the words never disagree with the numbers.
 
 from __future__ import annotations
 
+import json
+import random
 from dataclasses import dataclass
 
 from ..cards import JOKER_DECK, RANK_OF, STANDARD_DECK, SUIT_NAMES, SUIT_OF, card_unicode
+from ..view import View
+from . import Decision, make_bot
 from .bidding import Part, estimate_parts
 from .knowledge import ABOVE
 
-__all__ = ["trick_reasons", "bid_advice", "CountLine", "count_lines"]
+__all__ = [
+    "trick_reasons", "bid_advice", "CountLine", "count_lines", "hard_bid", "bid_seed",
+    "BID_SAMPLES",
+]
+
+#: Layouts the Hard player deals for a bid asked of :func:`hard_bid`: a fixed number, not a time
+#: budget, so the answer does not depend on how busy the machine is.  About what Hard gets
+#: through in a table's 0.6 s of thought.
+BID_SAMPLES = 32
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 #: A card is "sure" at this share of a trick, "likely" from the second.
@@ -173,3 +185,29 @@ def bid_advice(hand: int, jokers: bool, bid: int, reason: str) -> str:
         return reason
     return f"{bid}: {trick_reasons(hand, jokers)}. {reason}"
 
+
+
+def bid_seed(view: View) -> str:
+    """The seed of the Hard player's bid in ``view``: made only of what the bidder knows at that
+    point of the bidding (the rules, the score, the dealer, its seat and cards, the bids so
+    far), so the same cards and the same information give the same bid wherever it is asked —
+    at the table, in the Hint, in a hand's review — and nothing else (the hand's number, the
+    table's id) can make two of them disagree."""
+    bids = ["blind" if view.blind[s] else b for s, b in enumerate(view.bids)]
+    doc = [view.rules.to_spec(), list(view.totals), list(view.bags), view.dealer, view.seat,
+           view.hand, bids]
+    return "bid:" + json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+
+def hard_bid(view: View, samples: int = BID_SAMPLES) -> Decision:
+    """The Hard player's bid in ``view`` and its reason: the bot's own decision with a fixed
+    number of layouts and the seed :func:`bid_seed`, so it is the same every time it is asked.
+
+    The one function for "what would Hard bid here": the review's judgement of the bids calls
+    it, and a table that wants its Hard players and Hint to agree with the review asks the bot
+    in the same way (``bots.decide("hard", view, bid_seed(view), samples=BID_SAMPLES)``).
+    It goes through :func:`~varaq.bots.make_bot`, so a change to Hard's bidding is followed."""
+    if view.phase != "bid":
+        raise ValueError(f"a bid is asked for in the bid phase, not the {view.phase} phase")
+    bot = make_bot("hard", samples=samples)
+    return bot.decide(view, random.Random(bid_seed(view)))
