@@ -29,12 +29,12 @@ import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .cards import TWO_CLUBS, card_text
-from .engine import Game, HandLog
+from .cards import card_text
+from .engine import Game
 from .record import RecordError, load_record, parse_record
-from .rules import Rules
+from .review import HandFacts, positions, reviewable_hands
 from .seats import SEAT_LETTERS
-from .solver import Solver, card_values, default_backend, trick_winner
+from .solver import Solver, card_values, default_backend
 
 __all__ = ["add_arguments", "run", "CardCost", "HandAnalysis", "analyse_hand", "analyse_game"]
 
@@ -72,75 +72,51 @@ class HandAnalysis:
     costly: tuple[CardCost, ...]
 
 
-def _holdings_at_play(log: HandLog) -> list[int]:
-    """The four hands at the first lead: the deal after any blind nil exchange."""
-    assert log.dealt is not None
-    hands = list(log.dealt)
-    for seat in range(4):
-        gave = log.exchanged[seat]
-        if gave:
-            hands[seat] &= ~gave
-            hands[seat ^ 2] |= gave
-    return hands
+def analyse_hand(facts: HandFacts, cards: int = DEFAULT_CARDS) -> HandAnalysis:
+    """Solve the positions of one finished hand with cards (see the module docstring).
 
-
-def analyse_hand(
-    rules: Rules, log: HandLog, number: int, cards: int = DEFAULT_CARDS,
-) -> HandAnalysis:
-    """Solve the positions of one finished hand with cards (see the module docstring)."""
-    if log.dealt is None or len(log.plays) != 52:
-        raise ValueError(f"hand {number} has no cards to analyse")
-    hands = _holdings_at_play(log)
-    leader = (log.dealer + 1) & 3
-    if rules.two_clubs_leads:
-        leader = next(s for s in range(4) if hands[s] >> TWO_CLUBS & 1)
+    The positions are the engine's own, hand by hand from the hand's actions
+    (:func:`varaq.review.positions`): the hands after any blind nil exchange, who leads, who
+    won each trick are never worked out here a second time."""
+    rules = facts.rules
     solvers = (Solver(0, jokers=rules.jokers), Solver(1, jokers=rules.jokers))
     # For each nil bidder: the defence maximising the tricks that bidder alone takes.
     nil_solvers = [
         Solver(1 - (s & 1), jokers=rules.jokers, counted=[o == s for o in range(4)])
         for s in range(4)
     ]
-    trick: list[int] = []
-    broken = False
-    taken = [0, 0, 0, 0]
-    nil = [log.bids[s] == 0 for s in range(4)]
+    nil = [facts.bids[s] == 0 for s in range(4)]
     solved = nil_positions = 0
     costly: list[CardCost] = []
-    for i, card in enumerate(log.plays):
-        seat = (leader + len(trick)) & 3
-        if max(h.bit_count() for h in hands) <= cards:
-            live = [s for s in range(4) if nil[s] and taken[s] == 0]
-            if live:
-                nil_positions += 1
-                for s in live:
-                    cost = _nil_cost(nil_solvers[s], hands, leader, trick, broken, card, seat, s)
-                    if cost:
-                        costly.append(CardCost(
-                            trick=i // 4 + 1, seat=SEAT_LETTERS[seat], played=card_text(card),
-                            best="", cost=0, nil_seat=SEAT_LETTERS[s], nil=cost,
-                        ))
-            else:
-                side = seat & 1
-                values = card_values(hands, leader, trick, broken, rules, side,
-                                     first_trick_two_clubs=i == 0 and rules.two_clubs_leads,
-                                     solver=solvers[side])
-                solved += 1
-                best_value = max(values.values())
-                if values[card] < best_value:
-                    best = min(c for c, v in values.items() if v == best_value)
+    for pos in positions(facts):
+        if pos.cards_left > cards:
+            continue
+        i, seat, card, hands = pos.index, pos.seat, pos.card, list(pos.hands)
+        trick = list(pos.trick)
+        live = [s for s in range(4) if nil[s] and pos.taken[s] == 0]
+        if live:
+            nil_positions += 1
+            for s in live:
+                cost = _nil_cost(nil_solvers[s], hands, pos.leader, trick, pos.broken, card,
+                                 seat, s)
+                if cost:
                     costly.append(CardCost(
                         trick=i // 4 + 1, seat=SEAT_LETTERS[seat], played=card_text(card),
-                        best=card_text(best), cost=best_value - values[card],
+                        best="", cost=0, nil_seat=SEAT_LETTERS[s], nil=cost,
                     ))
-        hands[seat] &= ~(1 << card)
-        trick.append(card)
-        broken = broken or card >= 39
-        if len(trick) == 4:
-            winner = trick_winner(trick, leader, rules.jokers)
-            taken[winner] += 1
-            leader = winner
-            trick = []
-    return HandAnalysis(number, solved, nil_positions, tuple(costly))
+        else:
+            side = seat & 1
+            values = card_values(hands, pos.leader, trick, pos.broken, rules, side,
+                                 first_trick_two_clubs=pos.two_clubs, solver=solvers[side])
+            solved += 1
+            best_value = max(values.values())
+            if values[card] < best_value:
+                best = min(c for c, v in values.items() if v == best_value)
+                costly.append(CardCost(
+                    trick=i // 4 + 1, seat=SEAT_LETTERS[seat], played=card_text(card),
+                    best=card_text(best), cost=best_value - values[card],
+                ))
+    return HandAnalysis(facts.number, solved, nil_positions, tuple(costly))
 
 
 def _nil_cost(
@@ -157,11 +133,8 @@ def _nil_cost(
 
 def analyse_game(game: Game, cards: int = DEFAULT_CARDS) -> list[HandAnalysis]:
     """Analyse every finished hand of a replayed record that has its cards."""
-    out = []
-    for number, log in enumerate(game.log, 1):
-        if log.dealt is not None and len(log.plays) == 52:
-            out.append(analyse_hand(game.rules, log, number, cards))
-    return out
+    return [analyse_hand(HandFacts.from_game(game, number), cards)
+            for number in reviewable_hands(game)]
 
 
 # -- the command -------------------------------------------------------------------------------

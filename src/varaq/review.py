@@ -42,34 +42,36 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from .actions import BID, BLIND_NIL, LOOK
-from .cards import TWO_CLUBS, card_text, card_unicode, hand_text
-from .engine import BIDDING, BLIND, Game, HandLog
+from .actions import BID, DEAL_GIVEN, DEAL_HAND
+from .bots.advice import BID_SAMPLES, hard_bid
+from .cards import card_text, card_unicode, hand_text
+from .engine import BIDDING, PLAY, Game
+from .events import TrickResult
 from .rules import Rules
 from .scoring import HandScore
 from .seats import SEAT_LETTERS, SEAT_NAMES
-from .solver import Solver, SolverLimit, card_values, trick_winner
-from .view import hand_score_json
+from .solver import Solver, SolverLimit, card_values
+from .view import View, hand_score_json
 
 __all__ = [
-    "HandFacts", "HandSolvers", "Position", "CardPrice", "BidJudgement", "Step", "StepResult",
-    "Review", "positions", "price", "plan", "run_step", "review_hand", "reviewable_hands",
-    "REVIEW_VERSION", "SIDE_WORDS",
+    "HandFacts", "HandSolvers", "Position", "Replay", "CardPrice", "BidJudgement", "Step",
+    "StepResult", "Review", "replay", "positions", "hand_actions", "price", "plan", "run_step",
+    "review_hand", "reviewable_hands", "REVIEW_VERSION", "SIDE_WORDS",
 ]
 
 #: Changes whenever the review's judgement changes, so cached reviews of an older kind are not
 #: served as new ones.
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2
 #: The sides as a sentence names them.
 SIDE_WORDS = ("North-South", "East-West")
 #: Layouts the Hard player tries for each bid it is asked to judge: a fixed number, so that the
 #: same hand always gets the same judgement (and a cached review stays true).
-HARD_SAMPLES = 32
+HARD_SAMPLES = BID_SAMPLES
 #: The last tricks priced in the review's first step (cheap with any solver).
 FIRST_CARDS = 5
 #: Search nodes one position may take before the review stops going further back.
@@ -87,7 +89,16 @@ SOLVER_NODES = 3_000_000
 @dataclass(frozen=True, slots=True)
 class HandFacts:
     """Everything a review needs about one finished hand with cards; small and picklable, so
-    it can be sent to a worker process, and hashable into a key that names the hand."""
+    it can be sent to a worker process, and hashable into a key that names the hand.
+
+    A hand is its deal and its **actions**, the share of the game's history
+    (:attr:`Game.actions`) from its deal to its last card.  Everything else here — who passed
+    what, the bids, the cards in order, the score — is what the engine logged when those
+    actions were played back through it (:meth:`from_actions`), and the hands at each card
+    come from the same replay (:func:`replay`).  So no rule (the blind nil exchange, who leads,
+    who wins a trick) is worked out a second time here, and a review cannot disagree with the
+    game it reviews.
+    """
 
     rules: Rules
     #: The hand's number in its match, from 1.
@@ -95,26 +106,41 @@ class HandFacts:
     dealer: int
     #: The cards as dealt, before any blind nil exchange.
     dealt: tuple[int, int, int, int]
+    #: The hand's accepted actions after its deal, in the order the game took them: blind nil
+    #: or look, bids, the cards passed in an exchange, the cards played.
+    actions: tuple[int, ...]
+    #: Totals and bags before the hand (they decide blind nil and weigh the Hard player's bids).
+    totals: tuple[int, int]
+    bags: tuple[int, int]
+    # What the engine logged when it played the actions back:
     #: The cards each seat passed in a blind nil exchange.
     exchanged: tuple[int, int, int, int]
     bids: tuple[int, int, int, int]
     blind: tuple[bool, bool, bool, bool]
     #: The 52 cards in the order played.
     plays: tuple[int, ...]
-    #: Totals and bags before the hand (they decide blind nil and weigh the Hard player's bids).
-    totals: tuple[int, int]
-    bags: tuple[int, int]
     #: What the hand scored, as the engine worked it out.
     result: HandScore
 
     @classmethod
-    def from_log(cls, rules: Rules, log: HandLog, number: int, totals: Sequence[int],
-                 bags: Sequence[int]) -> HandFacts:
-        if log.dealt is None or len(log.plays) != 52:
-            raise ValueError(f"hand {number} has no cards to review")
+    def from_actions(cls, rules: Rules, number: int, dealer: int, dealt: Sequence[int],
+                     actions: Iterable[int], totals: Sequence[int],
+                     bags: Sequence[int]) -> HandFacts:
+        """The facts of a hand dealt ``dealt`` by ``dealer`` and played by ``actions``, with the
+        score before it at ``totals`` and ``bags``: the actions are played through the engine,
+        which refuses any the rules do not allow (:class:`~varaq.engine.IllegalAction`, a
+        ``ValueError``), and its log of the hand fills in the rest."""
+        actions = tuple(actions)
+        hands = (dealt[0], dealt[1], dealt[2], dealt[3])
+        game = _dealt_game(rules, dealer, hands, totals, bags)
+        for action in actions:
+            game.apply(action)
+        if not game.log or len(game.log[-1].plays) != 52:
+            raise ValueError(f"hand {number} is not finished: there is nothing to review yet")
+        log = game.log[-1]
         return cls(
-            rules, number, log.dealer, log.dealt, log.exchanged, log.bids, log.blind,
-            tuple(log.plays), (totals[0], totals[1]), (bags[0], bags[1]), log.result,
+            rules, number, dealer, hands, actions, (totals[0], totals[1]), (bags[0], bags[1]),
+            log.exchanged, log.bids, log.blind, tuple(log.plays), log.result,
         )
 
     @classmethod
@@ -122,17 +148,24 @@ class HandFacts:
         """Hand ``number`` (from 1) of ``game``, which must be finished and played with cards."""
         if not 1 <= number <= len(game.log):
             raise ValueError(f"hand {number} is not finished (finished hands: {len(game.log)})")
+        log = game.log[number - 1]
+        if log.dealt is None or len(log.plays) != 52:
+            raise ValueError(f"hand {number} has no cards to review")
         totals = list(game.start_totals)
         bags = list(game.start_bags)
-        for log in game.log[:number - 1]:
-            totals = [totals[0] + log.result.score[0], totals[1] + log.result.score[1]]
-            bags = list(log.result.bags)
-        return cls.from_log(game.rules, game.log[number - 1], number, totals, bags)
+        for earlier in game.log[:number - 1]:
+            totals = [totals[0] + earlier.result.score[0], totals[1] + earlier.result.score[1]]
+            bags = list(earlier.result.bags)
+        return cls.from_actions(game.rules, number, log.dealer, log.dealt,
+                                hand_actions(game, number), totals, bags)
 
     @property
     def key(self) -> str:
-        """A name for this hand's review: the same cards, bids and score always give the same
-        key, and a finished hand never changes, so a review can be cached under it."""
+        """A name for this hand's review: the same cards, bids, exchange and score always give
+        the same key, and a finished hand never changes, so a review can be cached under it.
+        Made of what the engine logged rather than of the actions, so a table's hand and the
+        same hand read from its record (which may list a seat's passed cards in another
+        order) share one review."""
         doc = [
             REVIEW_VERSION, self.rules.to_spec(), self.dealer, list(self.dealt),
             list(self.exchanged), list(self.bids), list(self.blind), list(self.plays),
@@ -141,20 +174,35 @@ class HandFacts:
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:32]
 
     def at_play(self) -> list[int]:
-        """The four hands at the first lead: the deal after any exchange."""
-        hands = list(self.dealt)
-        for seat in range(4):
-            gave = self.exchanged[seat]
-            if gave:
-                hands[seat] &= ~gave
-                hands[seat ^ 2] |= gave
-        return hands
+        """The four hands at the first lead, as the engine held them after any exchange."""
+        return list(replay(self).at_lead)
 
     def first_leader(self) -> int:
-        hands = self.at_play()
-        if self.rules.two_clubs_leads:
-            return next(s for s in range(4) if hands[s] >> TWO_CLUBS & 1)
-        return (self.dealer + 1) & 3
+        return replay(self).positions[0].leader
+
+
+def hand_actions(game: Game, number: int) -> tuple[int, ...]:
+    """The actions of hand ``number`` (from 1) in ``game``'s history: those after its deal, up
+    to the next deal or anything else that is not a player's action (a concession)."""
+    deals = 0
+    out: list[int] = []
+    for action in game.actions:
+        if action in (DEAL_HAND, DEAL_GIVEN):
+            deals += 1
+            if deals > number:
+                break
+        elif deals == number:
+            if action >= DEAL_HAND:  # a concession or a score sheet's tricks: not a play
+                break
+            out.append(action)
+    return tuple(out)
+
+
+def _dealt_game(rules: Rules, dealer: int, dealt: tuple[int, int, int, int],
+                totals: Sequence[int], bags: Sequence[int]) -> Game:
+    game = Game(rules, seed=0, totals=totals, bags=bags, dealer=dealer)
+    game.deal(dealt, dealer)
+    return game
 
 
 def reviewable_hands(game: Game) -> list[int]:
@@ -185,30 +233,51 @@ class Position:
         return max(h.bit_count() for h in self.hands)
 
 
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A hand played back through the engine from its actions: what the review reads."""
+
+    #: The table before each of the 52 cards.
+    positions: tuple[Position, ...]
+    #: The hand's 13 tricks as the engine settled them (leader, cards, winner).
+    tricks: tuple[TrickResult, ...]
+    #: The view of each seat that bid with its cards, as it was when that seat bid, in the
+    #: order of the bidding: what the Hard player is asked in its place.
+    bid_views: tuple[View, ...]
+
+    @property
+    def at_lead(self) -> tuple[int, int, int, int]:
+        """The four hands at the first lead."""
+        return self.positions[0].hands
+
+
+@lru_cache(maxsize=64)
+def replay(facts: HandFacts) -> Replay:
+    """Play ``facts.actions`` back through the engine, noting the table before every card and
+    each bidder's view (cached: a review reads it at every step and every poll)."""
+    game = _dealt_game(facts.rules, facts.dealer, facts.dealt, facts.totals, facts.bags)
+    two_clubs = facts.rules.two_clubs_leads
+    out: list[Position] = []
+    views: list[View] = []
+    for action in facts.actions:
+        phase = game.phase
+        if phase == PLAY:
+            h, t = game.hands, game.taken
+            out.append(Position(
+                len(out), (h[0], h[1], h[2], h[3]), game.leader, tuple(game.trick),
+                game.broken, (t[0], t[1], t[2], t[3]), two_clubs and not out, game.turn, action,
+            ))
+        elif phase == BIDDING:
+            views.append(game.view(game.turn))
+        game.apply(action)
+    if len(out) != 52:
+        raise ValueError(f"hand {facts.number} has {len(out)} cards played, not 52")
+    return Replay(tuple(out), tuple(game.tricks), tuple(views))
+
+
 def positions(facts: HandFacts) -> list[Position]:
     """The 52 positions of the hand, one before each card played."""
-    hands = facts.at_play()
-    leader = facts.first_leader()
-    trick: list[int] = []
-    broken = False
-    taken = [0, 0, 0, 0]
-    out = []
-    jokers = facts.rules.jokers
-    for i, card in enumerate(facts.plays):
-        seat = (leader + len(trick)) & 3
-        out.append(Position(
-            i, (hands[0], hands[1], hands[2], hands[3]), leader, tuple(trick), broken,
-            (taken[0], taken[1], taken[2], taken[3]),
-            facts.rules.two_clubs_leads and i == 0, seat, card,
-        ))
-        hands[seat] &= ~(1 << card)
-        trick.append(card)
-        broken = broken or card >= 39
-        if len(trick) == 4:
-            leader = trick_winner(trick, leader, jokers)
-            taken[leader] += 1
-            trick = []
-    return out
+    return list(replay(facts).positions)
 
 
 # -- prices ------------------------------------------------------------------------------------
@@ -442,22 +511,16 @@ class BidJudgement:
 
 
 def judge_bids(facts: HandFacts, samples: int = HARD_SAMPLES) -> tuple[BidJudgement, ...]:
-    """Ask the Hard player for each seat's bid, replaying the hand's real bids before it."""
-    from .bots import make_bot
-
-    bot = make_bot("hard", samples=samples)
-    game = Game(facts.rules, seed=0, totals=facts.totals, bags=facts.bags, dealer=facts.dealer)
-    game.deal(facts.dealt, facts.dealer)
+    """Ask the Hard player for each seat's bid, in the view that seat bid from (the same cards,
+    the same bids before it, the same score), by the function the table's Hard player and the
+    Hint share (:func:`~varaq.bots.advice.hard_bid`): seeded by that view, so a hand is always
+    judged the same way."""
     out: dict[int, BidJudgement] = {}
-    while game.phase in (BLIND, BIDDING):
-        seat = game.turn
-        if game.phase == BLIND:
-            game.apply(BLIND_NIL if facts.blind[seat] else LOOK)
-            continue
-        bid = facts.bids[seat]
-        decision = bot.decide(game.view(seat), random.Random(f"{facts.key}:{seat}"))
-        out[seat] = BidJudgement(seat, bid, False, decision.action - BID, decision.reason)
-        game.apply(BID + bid)
+    for view in replay(facts).bid_views:
+        seat = view.seat
+        decision = hard_bid(view, samples)
+        out[seat] = BidJudgement(seat, facts.bids[seat], False, decision.action - BID,
+                                 decision.reason)
     for seat in range(4):
         if facts.blind[seat]:
             out[seat] = BidJudgement(seat, 0, True, None, "Blind nil: bid before looking")
@@ -567,9 +630,10 @@ class Review:
     def to_json(self) -> dict[str, Any]:
         """The review for the browser: the hand, every trick card by card, par and bids."""
         f = self.facts
-        every = positions(f)
+        played = replay(f)
+        every = played.positions
         tricks = []
-        for t in range(13):
+        for t, done in enumerate(played.tricks):
             cards = []
             for pos in every[4 * t: 4 * t + 4]:
                 priced = self.priced.get(pos.index)
@@ -577,9 +641,8 @@ class Review:
                     "seat": SEAT_LETTERS[pos.seat], "card": card_text(pos.card),
                 }
                 cards.append(doc)
-            after = every[4 * t + 4].leader if t < 12 else _last_winner(f, every[48])
-            tricks.append({"leader": SEAT_LETTERS[every[4 * t].leader], "cards": cards,
-                           "winner": SEAT_LETTERS[after]})
+            tricks.append({"leader": SEAT_LETTERS[done.leader], "cards": cards,
+                           "winner": SEAT_LETTERS[done.winner]})
         flags = [p for p in self.priced.values() if p.flag]
         return {
             "hand": f.number,
@@ -588,6 +651,10 @@ class Review:
             "deal": {SEAT_LETTERS[s]: hand_text(f.dealt[s]).split() for s in range(4)},
             "exchange": {SEAT_LETTERS[s]: hand_text(m).split()
                          for s, m in enumerate(f.exchanged) if m},
+            # The hands after the exchange, as the engine held them: a client shows the cards
+            # before each trick from these, never by passing the exchange's cards itself.
+            "at_lead": {SEAT_LETTERS[s]: hand_text(m).split()
+                        for s, m in enumerate(played.at_lead)},
             "totals_before": {"NS": f.totals[0], "EW": f.totals[1]},
             "result": hand_score_json(f.result),
             "tricks": tricks,
@@ -600,11 +667,6 @@ class Review:
             "stopped": self.stopped,
             "par_stopped": self.par_stopped,
         }
-
-
-def _last_winner(facts: HandFacts, pos: Position) -> int:
-    trick = list(facts.plays[48:])
-    return trick_winner(trick, pos.leader, facts.rules.jokers)
 
 
 def review_hand(facts: HandFacts, *, cards: int = 13, bids: bool = True,
