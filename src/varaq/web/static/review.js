@@ -190,15 +190,10 @@ function drawBids(review) {
 }
 
 function holdingsBefore(review, trickIndex) {
+  // The hands at the first lead come from the server, which played the hand back through the
+  // engine: the page never passes an exchange's cards itself (a card passed back would fool it).
   const hands = {};
-  for (const seat of ["N", "E", "S", "W"]) hands[seat] = new Set(review.deal[seat]);
-  for (const [seat, cards] of Object.entries(review.exchange || {})) {
-    const partner = { N: "S", S: "N", E: "W", W: "E" }[seat];
-    for (const card of cards) {
-      hands[seat].delete(card);
-      hands[partner].add(card);
-    }
-  }
+  for (const seat of ["N", "E", "S", "W"]) hands[seat] = new Set(review.at_lead[seat]);
   review.tricks.slice(0, trickIndex).forEach((trick) => {
     for (const { seat, card } of trick.cards) hands[seat].delete(card);
   });
