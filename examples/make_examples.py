@@ -114,10 +114,46 @@ def blind_nil_hand() -> dict[str, Any]:
     raise RuntimeError("no seed gives the blind nil example")
 
 
+def blind_nil_pass_back() -> dict[str, Any]:
+    """A blind nil whose bidder passes back a card its partner has just given it: NS trails 180
+    to 320, N bids blind nil, S passes its two lowest cards and N passes the higher of them
+    straight back with its own highest card.  Seeds are tried until N's nil is broken before S
+    plays the card that went there and back, late in the hand, so that an analysis of the last
+    tricks (``varaq analyse``) has to know where that card really was."""
+    for seed in range(10_000):
+        game = Game("classic", seed=seed, totals=(180, 320), dealer=3)
+        game.deal()
+        game.apply(BLIND_NIL)  # N chooses first after W deals
+        for bid in (3, 5, 3):  # E, S, W
+            game.apply(BID + bid)
+        given = sorted(game.legal_actions(), key=lambda c: (RANK_OF[c], c))[:2]
+        for card in given:
+            game.apply(card)  # S passes first
+        back = max(given, key=lambda c: (RANK_OF[c], c))
+        own = max((c for c in game.legal_actions() if c not in given),
+                  key=lambda c: (RANK_OF[c], c))
+        game.apply(back)
+        game.apply(own)
+        play_out(game, random.Random(seed), duck={0})
+        log = game.log[-1]
+        plays = list(log.plays)
+        returned = plays.index(back)
+        first_trick_of_n = _first_trick_taken_by(game, 0)
+        if returned >= 36 and first_trick_of_n is not None and first_trick_of_n < returned // 4:
+            return to_record(game)
+    raise RuntimeError("no seed gives the blind nil pass-back example")
+
+
+def _first_trick_taken_by(game: Game, seat: int) -> int | None:
+    """The first trick (from 0) of the hand just played that ``seat`` won, if any."""
+    return next((t for t, trick in enumerate(game.tricks) if trick.winner == seat), None)
+
+
 def main() -> None:
     records = {
         "classic-match.json": full_match(2026),
         "blind-nil-exchange.json": blind_nil_hand(),
+        "blind-nil-pass-back.json": blind_nil_pass_back(),
         "jokers-hand.json": one_hand(Rules.named("varaq").with_options(jokers=True), 11),
         "two-clubs-leads-hand.json": one_hand(
             Rules.named("classic").with_options(two_clubs_leads=True), 12
