@@ -260,6 +260,24 @@ def test_a_review_shows_par_and_its_progress_reaches_done(
     expect(page.locator("#review-stopped")).to_be_hidden()
 
 
+def test_a_blind_nil_pass_back_is_reviewed_with_the_cards_where_they_went(
+    page: Page, server: Server
+) -> None:
+    # N passes straight back the 2♥ that S gave it; S plays it in the last trick.  The page
+    # shows the hands from the server's replay, so the 2♥ is South's before the last trick.
+    path = Path(__file__).resolve().parents[2] / "examples" / "blind-nil-pass-back.json"
+    page.goto(f"{server.base}/review")
+    page.set_input_files("#record-file", str(path))
+    expect(page.locator("#review-title")).to_have_text("Hand 1, dealt by West")
+    expect(page.locator("#progress-words")).to_have_text("Every card is priced.",
+                                                         timeout=150_000)
+    page.locator("#trick-13 summary").click()
+    holdings = page.locator("#trick-13 .holding")
+    expect(holdings).to_have_count(4)
+    expect(holdings.filter(has_text="South")).to_contain_text("♥ 2")
+    expect(holdings.filter(has_text="North")).not_to_contain_text("♥")
+
+
 def test_a_record_that_is_not_json_is_refused_in_one_line(
     page: Page, server: Server, tmp_path: Path
 ) -> None:
