@@ -140,6 +140,8 @@ class Settings:
     cheap_hashes: bool = False
     #: Redis, when several processes share the tables (``varaq serve --redis``).
     redis_url: str | None = None
+    #: The bearer token a Prometheus scrape of ``/metrics`` must send; none: no metrics.
+    metrics_token: str | None = None
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -150,6 +152,7 @@ class Settings:
             "limits": Limits.from_env(),
             "test_mode": os.environ.get("VARAQ_TEST_MODE", "") not in ("", "0", "false", "no"),
             "redis_url": os.environ.get("VARAQ_REDIS") or None,
+            "metrics_token": os.environ.get("VARAQ_METRICS_TOKEN") or None,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         if not values.get("secret"):
