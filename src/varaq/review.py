@@ -17,7 +17,13 @@ trick on the nil bidder before the card, and after it?
 
 Beside the cards: the hand's **par** (how many tricks each side takes when all four play
 perfectly from the first lead) and a **judgement of each bid**: what the Hard computer player
-bids on the same cards, after the same bids.
+bids in the seat's place, asked as the table asks it (:func:`~varaq.bots.advice.hard_bid`: the
+same cards, the bids before it and the score, a seed made of them and a fixed number of layouts).
+
+Nothing about the hand is worked out here from the rules: the hand's actions are played back
+through the engine (:func:`replay`), which says what each seat held at every card — after a
+blind nil exchange in which a card may go to the partner and straight back — who led and who
+won each trick.  ``varaq analyse`` reads its positions from the same replay.
 
 A review is a post-mortem with every card face up, which is why the web table offers one only
 for a hand that is over.  It costs a solve per card: with the Python solver positions of more
