@@ -4,6 +4,8 @@
   serve`` does the same when it starts; this is for operators who migrate first).
 - ``varaq db prune --older-than DAYS`` deletes unfinished tables nobody has touched for that
   many days — abandoned single-player games pile up otherwise.  Finished matches are kept.
+  It also deletes every session that was signed out or has expired (whatever ``DAYS``: such a
+  row can never sign anyone in again).
 - ``varaq db status`` prints the schema revision and how many tables are stored.
 
 Each takes ``--db URL`` (default: ``VARAQ_DB`` or the SQLite file in the user data directory);
@@ -24,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                 parser_class=type(parser))
     for name, text in (
         ("upgrade", "apply the schema migrations the database has not had yet"),
-        ("prune", "delete unfinished tables untouched for a number of days"),
+        ("prune", "delete unfinished tables untouched for a number of days, and ended "
+                  "sessions"),
         ("status", "print the schema revision and the number of stored tables"),
     ):
         p = sub.add_parser(name, help=text, description=text)
@@ -55,9 +58,12 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             store = Store(url)
             removed = store.prune(timedelta(days=days))
+            sessions = store.prune_sessions()
             store.close()
             print(f"removed {removed} unfinished table{'s' * (removed != 1)} untouched for "
                   f"{days:g} days")
+            if sessions:
+                print(f"removed {sessions} signed-out or expired session{'s' * (sessions != 1)}")
             return 0
         store = Store(url, migrate=False)
         revision = current(store.engine)

@@ -65,8 +65,12 @@ class Limits:
     hint: str = "30/minute"
     #: Messages on one WebSocket (per socket).
     socket: str = "30/second;600/minute"
-    #: Sign-in attempts, per name and per address.
+    #: Wrong passwords for one name from one address; wrong passwords for one name from all
+    #: the addresses it never signed in from (a loose cap on guessing from many places at
+    #: once); any sign-in attempts from one address.  A stranger's guesses use up none of the
+    #: owner's: see :mod:`varaq.service.ratelimit`.
     sign_in_name: str = "10/5minutes"
+    sign_in_name_anywhere: str = "100/hour"
     sign_in_address: str = "30/5minutes"
     #: New accounts.
     sign_up: str = "10/hour"
@@ -136,6 +140,15 @@ class Settings:
     bot_processes: int | None = None
     #: Mark the session cookie ``Secure`` (when served over HTTPS).
     secure_cookies: bool = False
+    #: Seconds a session may go unused before it ends (14 days), and that it lasts at most
+    #: however much it is used (60 days).  Sessions are rows in the database: see
+    #: :mod:`varaq.web.sessions`.
+    session_idle_seconds: float = 14 * 24 * 3600.0
+    session_max_seconds: float = 60 * 24 * 3600.0
+    #: Seconds a process trusts a session it has read before reading it again: how late a
+    #: sign-out made on another process of a cluster reaches this one (on its own process a
+    #: sign-out counts from the next request).
+    session_cache_seconds: float = 2.0
     #: Cheap password hashes, for tests only (a real hash takes tens of milliseconds).
     cheap_hashes: bool = False
     #: Redis, when several processes share the tables (``varaq serve --redis``).

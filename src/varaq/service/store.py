@@ -14,6 +14,9 @@ commit carries many moves, and SQLite never sees two writers of this process at 
 caller awaits its append before it tells anyone about the move, so whatever a player has
 been shown is stored.
 
+People are ``users`` rows, and each of their sign-ins a ``sessions`` row keyed by a hash of its
+id (:mod:`varaq.web.sessions`), so that any process can end a session.
+
 Schema changes are Alembic migrations (``migrations/``), applied when the store opens (or by
 ``varaq db upgrade``).  A 0.1.0 database (one ``games`` row per game holding a whole journal)
 is converted by the first migration.
@@ -47,6 +50,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -58,7 +62,7 @@ from sqlalchemy.pool import StaticPool
 
 __all__ = [
     "Store", "StoredTable", "StaleWrite", "StoreError", "Append", "Appender", "LoopAppender",
-    "Checkpointer", "make_appender", "UserRow", "LessonRow",
+    "Checkpointer", "make_appender", "UserRow", "LessonRow", "SessionRow", "LiveSession",
     "TableRow", "EntryRow", "SeatRow", "default_db_url", "data_dir",
 ]
 
@@ -128,6 +132,42 @@ class UserRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     played: Mapped[int] = mapped_column(Integer, default=0)
     won: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class SessionRow(Base):
+    """A signed-in browser (:mod:`varaq.web.sessions`): one row per sign-in, shared by every
+    process that uses this database, so any of them can end it."""
+
+    __tablename__ = "sessions"
+
+    #: SHA-256 of the session id, in hex.  The id itself is only ever in the person's cookie,
+    #: so whoever reads this table (a backup, a leaked dump) cannot use the sessions in it.
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When the session was last used, refreshed at most every few minutes.
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When it ends unless used again: the sooner of ``last_seen`` plus the idle time and
+    #: ``created`` plus the longest a session lasts.
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When it was signed out (null while it lasts).
+    ended: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The browser's own description of itself, cut short, for a list of one's sessions.
+    agent: Mapped[str | None] = mapped_column(String(120), nullable=True)
+
+    __table_args__ = (
+        Index("ix_sessions_user_id", "user_id"), Index("ix_sessions_expires", "expires"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class LiveSession:
+    """A session that has not ended: whose it is, and its times (all UTC)."""
+
+    user_id: int
+    created: datetime
+    last_seen: datetime
+    expires: datetime
 
 
 class LessonRow(Base):
@@ -366,6 +406,77 @@ class Store:
                 session.execute(delete(TableRow).where(TableRow.id.in_(chunk)))
             return len(ids)
 
+    # -- sessions ----------------------------------------------------------------------------
+
+    def create_session(
+        self, id_hash: str, user_id: int, *, now: datetime, expires: datetime,
+        agent: str | None = None, replaces: str | None = None,
+    ) -> None:
+        """A new session; ``replaces`` (the hash of the session this browser had) ends with it."""
+        with self.engine.begin() as connection:
+            if replaces is not None:
+                connection.execute(
+                    update(SessionRow).where(SessionRow.id_hash == replaces,
+                                             SessionRow.ended.is_(None)).values(ended=now)
+                )
+            connection.execute(insert(SessionRow).values(
+                id_hash=id_hash, user_id=user_id, created=now, last_seen=now, expires=expires,
+                ended=None, agent=agent[:120] if agent else None,
+            ))
+
+    def live_session(self, id_hash: str, now: datetime) -> LiveSession | None:
+        """The session with this hash if it has neither ended nor expired at ``now``.
+
+        One lookup by primary key, in Core: it runs on the request's own thread."""
+        with self.engine.connect() as connection:
+            row = connection.execute(_LIVE_SESSION, {"id_hash": id_hash, "now": now}).first()
+        if row is None:
+            return None
+        return LiveSession(int(row[0]), _aware(row[1]), _aware(row[2]), _aware(row[3]))
+
+    def touch_session(self, id_hash: str, now: datetime, expires: datetime) -> None:
+        """The session was used at ``now``: it now lasts until ``expires`` (unless ended)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(SessionRow).where(SessionRow.id_hash == id_hash,
+                                         SessionRow.ended.is_(None))
+                .values(last_seen=now, expires=expires)
+            )
+
+    def end_session(self, id_hash: str, now: datetime) -> int | None:
+        """Sign one session out; the user id it belonged to (``None``: no such live session)."""
+        with self.engine.begin() as connection:
+            user_id = connection.scalar(
+                select(SessionRow.user_id).where(SessionRow.id_hash == id_hash,
+                                                 SessionRow.ended.is_(None))
+            )
+            connection.execute(
+                update(SessionRow).where(SessionRow.id_hash == id_hash,
+                                         SessionRow.ended.is_(None)).values(ended=now)
+            )
+        return None if user_id is None else int(user_id)
+
+    def end_sessions_of(self, user_id: int, now: datetime) -> int:
+        """Sign a person out everywhere; how many sessions were still live."""
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                update(SessionRow).where(SessionRow.user_id == user_id,
+                                         SessionRow.ended.is_(None), SessionRow.expires > now)
+                .values(ended=now)
+            )
+            return int(result.rowcount or 0)
+
+    def prune_sessions(self, now: datetime | None = None) -> int:
+        """Delete the sessions that were signed out or have expired; how many went."""
+        moment = now or _now()
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                delete(SessionRow).where(
+                    or_(SessionRow.ended.is_not(None), SessionRow.expires <= moment)
+                )
+            )
+            return int(result.rowcount or 0)
+
     # -- people ------------------------------------------------------------------------------
 
     def create_user(self, name: str, name_key: str, password_hash: str) -> int:
@@ -438,6 +549,11 @@ class Store:
 
 
 _INSERT_ENTRY = insert(EntryRow)
+_LIVE_SESSION = (
+    select(SessionRow.user_id, SessionRow.created, SessionRow.last_seen, SessionRow.expires)
+    .where(SessionRow.id_hash == bindparam("id_hash"), SessionRow.ended.is_(None),
+           SessionRow.expires > bindparam("now", type_=DateTime(timezone=True)))
+)
 _ADVANCE_SQL = (
     "UPDATE tables SET version = ?, updated = ?, status = COALESCE(?, status)"
     " WHERE id = ? AND version = ?"

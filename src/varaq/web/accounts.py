@@ -1,15 +1,21 @@
-"""Account routes: create an account, sign in, sign out, and the profile.
+"""Account routes: create an account, sign in, sign out (here or everywhere), and the profile.
 
 | route | body | answer |
 |---|---|---|
 | ``POST /api/account/signup`` | ``{"name", "password"}`` | ``201 ACCOUNT``, signed in |
 | ``POST /api/account/signin`` | ``{"name", "password"}`` | ``ACCOUNT``, signed in |
 | ``POST /api/account/signout`` | none | ``{"signed_in": false}`` |
+| ``POST /api/account/signout-everywhere`` | none | ``{"signed_in": false, "ended": n}`` |
 | ``GET /api/account`` | | ``ACCOUNT`` or ``{"signed_in": false}`` |
 
 ``ACCOUNT`` is ``{"signed_in": true, "id", "name", "played", "won", "tables": [...]}``: the
-profile, with the tables the person sits at (so a closed tab finds its table again).  Sign-in
-attempts are limited per name and per address, new accounts per address (429 with a sentence).
+profile, with the tables the person sits at (so a closed tab finds its table again).
+
+Signing in or up starts a new server-side session (:mod:`.sessions`); signing out ends it,
+and signing out everywhere ends every session of that person, on every device.  Sign-in
+attempts are limited per name and address, per address, and loosely per name
+(:meth:`~varaq.service.ratelimit.RateLimits.sign_in`: a stranger's wrong guesses cannot keep
+the owner out); new accounts per address (429 with a sentence).
 """
 
 from __future__ import annotations
@@ -55,7 +61,7 @@ async def profile(request: Request, user_id: int) -> dict[str, Any]:
 
 async def _answer(request: Request, account: Account, status: int = 200) -> Response:
     response = Json(await profile(request, account.id), status_code=status)
-    request.app.state.identity.sign_in(response, account.id)
+    await request.app.state.identity.sign_in(request, response, account.id)
     tables_of(request).user_names[account.id] = account.name
     return response
 
@@ -69,22 +75,38 @@ async def sign_up(request: Request) -> Response:
 
 async def sign_in(request: Request) -> Response:
     body = await body_of(request)
-    limits = tables_of(request).limits
-    await limits.hit("sign_in_address", client_address(request))
     try:
         _, key = clean_name(body.get("name"))
     except Refusal:
         key = ""
-    if key:
-        await limits.hit("sign_in_name", key)
-    account = await request.app.state.accounts.sign_in(body.get("name"), body.get("password"))
+    attempt = await tables_of(request).limits.sign_in(key, client_address(request))
+    try:
+        account = await request.app.state.accounts.sign_in(body.get("name"),
+                                                           body.get("password"))
+    except Refusal:
+        await attempt.failed()
+        raise
+    finally:
+        attempt.release()
+    await attempt.succeeded()
     return await _answer(request, account)
 
 
 async def sign_out(request: Request) -> Response:
     await body_of(request, optional=True)
     response = Json({"signed_in": False})
-    request.app.state.identity.sign_out(response)
+    await request.app.state.identity.sign_out(request, response)
+    return response
+
+
+async def sign_out_everywhere(request: Request) -> Response:
+    """End every session of the person asking (this one too): a lost phone, a shared computer
+    someone forgot to sign out of."""
+    await body_of(request, optional=True)
+    identity = request.app.state.identity
+    ended = await identity.sign_out_everywhere(request)
+    response = Json({"signed_in": False, "ended": ended})
+    identity.forget_cookie(response)
     return response
 
 
@@ -100,4 +122,5 @@ routes: list[BaseRoute] = [
     Route("/api/account/signup", sign_up, methods=["POST"]),
     Route("/api/account/signin", sign_in, methods=["POST"]),
     Route("/api/account/signout", sign_out, methods=["POST"]),
+    Route("/api/account/signout-everywhere", sign_out_everywhere, methods=["POST"]),
 ]
