@@ -14,7 +14,7 @@ from online_helpers import sign_up, wait_until
 from varaq.service.accounts import clean_name
 from varaq.service.errors import Refusal
 from varaq.service.settings import Limits
-from web_helpers import make_app
+from web_helpers import TEST_SETTINGS, make_app
 
 
 def test_sign_up_signs_in_and_the_profile_says_who(client: TestClient) -> None:
@@ -102,16 +102,20 @@ def test_names_are_cleaned_before_they_are_compared() -> None:
 
 def test_a_forged_or_altered_cookie_signs_nobody_in(client: TestClient) -> None:
     ana, fay = sign_up(client, "Ana"), sign_up(client, "Fay")
-    user, stamp, signature = fay.cookie.split(".")
-    assert user == str(fay.id) and ana.id != fay.id
+    session, stamp, signature = fay.cookie.split(".")
+    assert len(session) == 43 and str(fay.id) not in (session, stamp)  # a random id, no user
+    ana_session = ana.cookie.split(".")[0]
+    signer = TimestampSigner(TEST_SETTINGS.secret, salt="varaq.session")
     other_server = TimestampSigner(b"another server's secret" * 2, salt="varaq.session")
     altered = {
-        "Fay's signature on Ana's id": f"{ana.id}.{stamp}.{signature}",
-        "Fay's signature on another time": f"{user}.{_changed(stamp)}.{signature}",
-        "a signature made up": f"{user}.{stamp}.{'A' * len(signature)}",
-        "a signature one letter off": f"{user}.{stamp}.{_changed(signature)}",
-        "signed with another key": other_server.sign(str(ana.id).encode()).decode(),
-        "no signature at all": str(ana.id),
+        "Fay's signature on Ana's session": f"{ana_session}.{stamp}.{signature}",
+        "Fay's signature on another time": f"{session}.{_changed(stamp)}.{signature}",
+        "a signature made up": f"{session}.{stamp}.{'A' * len(signature)}",
+        "a signature one letter off": f"{session}.{stamp}.{_changed(signature)}",
+        "a session id one letter off, signed": signer.sign(_changed(session).encode()).decode(),
+        "a user id, signed as 0.2 did": signer.sign(str(ana.id).encode()).decode(),
+        "signed with another key": other_server.sign(ana_session.encode()).decode(),
+        "no signature at all": session,
         "empty": "",
         "far too long": "x" * 500,
     }
@@ -146,7 +150,11 @@ def test_the_winners_of_a_match_of_people_each_count_a_win(client: TestClient) -
         "Ana": (1, 1), "Bo": (1, 1), "Cai": (1, 0)}
 
 
-def test_sign_in_attempts_are_limited_per_name_and_per_address(tmp_path: Path) -> None:
+def test_sign_in_attempts_are_limited_per_name_from_an_address_and_per_address(
+    tmp_path: Path,
+) -> None:
+    """Wrong passwords for one name from one address, then any attempts from that address
+    (tests/test_sessions.py shows the owner getting in from elsewhere meanwhile)."""
     with TestClient(make_app(tmp_path, limits=Limits(
             sign_in_name="3/minute", sign_in_address="5/minute"))) as client:
         sign_up(client, "Gus")

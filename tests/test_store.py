@@ -195,3 +195,96 @@ def test_a_0_1_0_database_is_converted(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
     assert "games" not in tables
+
+
+# -- sessions ------------------------------------------------------------------------------
+
+
+def _session_tables(path: Path) -> tuple[set[str], set[str], set[str]]:
+    with sqlite3.connect(path) as db:
+        tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
+        columns = {r[1] for r in db.execute("pragma table_info(sessions)")}
+        indexes = {r[1] for r in db.execute("pragma index_list(sessions)")}
+    return tables, columns, indexes
+
+
+def test_the_sessions_migration_runs_on_sqlite_over_a_database_with_people(
+    tmp_path: Path,
+) -> None:
+    """A database made before sessions were rows (revision 0003, one person in it) gains the
+    table when the store opens; the person is still there and can have sessions."""
+    from varaq.service.migrations import upgrade
+    from varaq.service.store import make_engine
+
+    path = tmp_path / "g.db"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine, "0003")
+    engine.dispose()
+    assert "sessions" not in _session_tables(path)[0]
+    with sqlite3.connect(path) as db:
+        db.execute("insert into users (name, name_key, password, created, played, won)"
+                   " values ('Ana', 'ana', 'x', '2026-01-01 00:00:00', 0, 0)")
+    store = Store(f"sqlite:///{path}")
+    assert current(store.engine) == HEAD == "0004"
+    tables, columns, indexes = _session_tables(path)
+    assert "sessions" in tables
+    assert columns == {"id_hash", "user_id", "created", "last_seen", "expires", "ended", "agent"}
+    assert {"ix_sessions_user_id", "ix_sessions_expires"} <= indexes
+    user = store.user_by_key("ana")
+    assert user is not None
+    now = datetime.now(UTC)
+    store.create_session("a" * 64, user.id, now=now, expires=now + timedelta(hours=1))
+    live = store.live_session("a" * 64, now)
+    assert live is not None and live.user_id == user.id and live.expires > now
+    store.close()
+
+
+def test_sessions_end_expire_and_are_pruned(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'g.db'}")
+    ana, bo = (store.create_user(n, n.lower(), "x") for n in ("Ana", "Bo"))
+    now = datetime.now(UTC)
+    hour = timedelta(hours=1)
+    for id_hash, user, expires in (("1" * 64, ana, now + hour), ("2" * 64, ana, now + hour),
+                                   ("3" * 64, bo, now + hour), ("4" * 64, bo, now - hour)):
+        store.create_session(id_hash, user, now=now - 2 * hour, expires=expires)
+    assert store.live_session("4" * 64, now) is None  # expired
+    assert store.end_session("1" * 64, now) == ana
+    assert store.end_session("1" * 64, now) is None  # already ended
+    assert store.live_session("1" * 64, now) is None
+    # A sign-in in the same browser replaces the session it had.
+    store.create_session("5" * 64, bo, now=now, expires=now + hour, replaces="3" * 64,
+                         agent="x" * 500)
+    assert store.live_session("3" * 64, now) is None
+    store.touch_session("5" * 64, now + hour / 2, now + 2 * hour)
+    live = store.live_session("5" * 64, now + hour + hour / 2)
+    assert live is not None and live.last_seen == now + hour / 2
+    assert store.end_sessions_of(ana, now) == 1  # "2"; "1" had ended already
+    assert store.live_session("2" * 64, now) is None
+    assert store.prune_sessions(now) == 4  # 1, 2, 3 ended; 4 expired
+    assert store.prune_sessions(now) == 0
+    with sqlite3.connect(tmp_path / "g.db") as db:
+        assert db.execute("select id_hash, length(agent) from sessions").fetchall() == [
+            ("5" * 64, 120)]
+    store.close()
+
+
+def test_db_prune_also_removes_ended_sessions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from varaq.cli import main
+
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    store = Store(url)
+    user = store.create_user("Cai", "cai", "x")
+    now = datetime.now(UTC)
+    for digit in "123":
+        store.create_session(digit * 64, user, now=now, expires=now + timedelta(days=1))
+    store.end_session("1" * 64, now)
+    store.end_session("2" * 64, now)
+    store.close()
+    assert main(["db", "prune", "--older-than", "7", "--db", url]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "removed 0 unfinished tables untouched for 7 days",
+        "removed 2 signed-out or expired sessions",
+    ]
+    assert Store(url).live_session("3" * 64, now) is not None
