@@ -78,6 +78,27 @@ def test_create_account_sign_out_and_sign_in_again(
     assert page.request.get(f"{server.base}/api/account").json()["name"] == name
 
 
+def test_sign_out_everywhere_signs_the_other_browser_out_too(
+    page: Page, browser: Browser, server: Server, console: Console, people: list[BrowserContext],
+) -> None:
+    name = fresh_name("Eve")
+    sign_up(page, server.base, name)
+    phone = person(browser, console, people)
+    open_home(phone, server.base)
+    sign_in(phone, name)
+    expect_signed_in(phone, name)
+    # Folded away under the profile, so the everyday "Sign out" stays the one button.
+    expect(page.get_by_role("button", name="Sign out everywhere")).to_have_count(0)
+    page.get_by_text("Signed in on another device?").click()
+    page.get_by_role("button", name="Sign out everywhere").click()
+    expect(account_form(page, "Sign in")).to_be_visible()
+    assert page.request.get(f"{server.base}/api/account").json() == {"signed_in": False}
+    # The phone kept its cookie, and it no longer signs anyone in.
+    assert phone.request.get(f"{server.base}/api/account").json() == {"signed_in": False}
+    phone.reload()
+    expect(account_form(phone, "Sign in")).to_be_visible()
+
+
 def test_a_taken_name_is_refused_in_the_servers_words(
     page: Page, server: Server, console: Console
 ) -> None:

@@ -1,5 +1,6 @@
 // The account box on the home page: sign in or create an account, and once signed in the
-// person's name, their matches online and the tables they sit at, with "Sign out".
+// person's name, their matches online and the tables they sit at, with "Sign out" (and, folded
+// away, "Sign out everywhere": the server ends every session of the account, on any device).
 //
 // The server decides everything about a name or a password; a refusal (a wrong password, a
 // name taken, too many tries) is its own one line, shown as is beside the form that sent it.
@@ -149,10 +150,44 @@ async function signOut() {
   } finally {
     button.disabled = false;
   }
+  signedOut("Signed out.");
+}
+
+/** After either way of signing out: the forms, ready to sign in again. */
+function signedOut(words) {
+  $("#other-devices").open = false;
   showAccount({ signed_in: false });
-  announce("Signed out.");
+  announce(words);
   onChange(null);
   $("#sign-in-form").elements.name.focus();
+}
+
+/** End every session of the account.  If the server could not, say why and stay signed in:
+ *  the other devices would still be signed in.  (A 401 means this one no longer was.) */
+async function signOutEverywhere() {
+  const box = $("#other-devices");
+  const button = $("#sign-out-everywhere");
+  const problem = box.querySelector(".form-error");
+  problem.hidden = true;
+  button.disabled = true;
+  let words = "Signed out everywhere.";
+  try {
+    await beforeSignOut();
+    const doc = await api.post("/api/account/signout-everywhere");
+    const ended = Number(doc.ended) || 0;
+    words = `Signed out everywhere: ${ended} sign-in${ended === 1 ? "" : "s"} ended.`;
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    if (error.status !== 401) {
+      problem.textContent = error.message;
+      problem.hidden = false;
+      return;
+    }
+    words = "This browser was signed out already: sign in to sign out everywhere.";
+  } finally {
+    button.disabled = false;
+  }
+  signedOut(words);
 }
 
 /** Wire the forms and "Sign out"; ``changed(account | null)`` is told after each, and
@@ -171,4 +206,5 @@ export function wireAccount({ changed, leaving }) {
     submitAccount(signUp, "/api/account/signup");
   });
   $("#sign-out").addEventListener("click", signOut);
+  $("#sign-out-everywhere").addEventListener("click", signOutEverywhere);
 }
