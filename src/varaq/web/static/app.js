@@ -1,6 +1,10 @@
-// The table page's controller: holds the game the page shows, animates the server's events one
-// by one, and sends the player's intentions. Drawing, input, dialogs, settings and sounds live
-// in their own modules; this one decides when each is called.
+// @ts-check
+// The table page's controller. The page's state is one store (store.js): every message from
+// the server and every intention of the player goes through ``dispatch``, which runs the pure
+// ``apply`` and then draws the page from the result (``render``). This module decides when:
+// it animates the server's events one by one (each step is a message to the store too), says
+// what changed (the live region, sounds, toasts) and sends the player's intentions. Drawing,
+// input, dialogs, settings and sounds live in their own modules.
 //
 // The client never decides a rule. Every control it enables comes from ``view.legal``; an
 // action the server refuses shows the server's own one-line reason, and nothing changes.
@@ -11,27 +15,44 @@ import {
   anyDialogOpen, askConcede, closeDialog, openDialog, showLastTrick, showOver, showRules,
   showScores, showSummary,
 } from "./dialogs.js";
-import { drawHand } from "./hand.js";
+import { $, button, dialog } from "./dom.js";
+import { drawHand as drawHandUntyped } from "./hand.js";
 import { forgetGame, rememberGame, showHomePage } from "./home.js";
 import { attachInput } from "./input.js";
-import { showLobby, wireLobby } from "./lobby.js";
+import { showLobby as showLobbyUntyped, wireLobby } from "./lobby.js";
 import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
 import { announce, cardNote, toast } from "./notices.js";
 import {
-  againReady, autoWords, concedeNeedsPartner, conceded, drawOnline, isPeopleTable, isWatching,
-  markAuto, markLastTrick, noteEvent, noteEvents, resetOnline, seatNames, showPhrase,
-  updateOnline, wireOnline,
+  autoWords, concedeNeedsPartner, drawBubbles, drawOnline, markAuto, markLastTrick,
+  reactOnline, resetOnline, wireOnline,
 } from "./online.js";
 import { buildBidGrid, cardsToPass, drawPanel } from "./panel.js";
-import { seating as seatingOf } from "./seats.js";
+import { seating as seatingUntyped } from "./seats.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import {
-  buildFelt, collectTrick, drawBadges, drawScorebar, drawSeats, drawTrick, trickCards,
+  apply, behind, currentHint, initial, isPeopleTable, isWatching, legalNow, namesOf, waiting,
+} from "./store.js";
+import {
+  buildFelt, collectTrick, drawBadges, drawScorebar, drawSeats, drawTrick as drawTrickUntyped,
+  trickCards,
 } from "./table.js";
 import { eventWords, number, statusText } from "./words.js";
 
-const $ = (selector) => document.querySelector(selector);
+/** @typedef {import("./store.js").State} State */
+/** @typedef {import("./store.js").View} View */
+/** @typedef {{type: string, [key: string]: any}} Message */
+
+// The older modules carry no types of their own: the checker reads a parameter's default
+// (``null``) as its only type. These are the signatures this page calls them with.
+/** @type {(viewer: string | null, names?: Record<string, string>) => ReturnType<typeof seatingUntyped>} */
+const seatingOf = /** @type {any} */ (seatingUntyped);
+/** @type {(felt: HTMLElement, cards: any[], seating: any, marks?: {leader?: string | null, winner?: string | null}) => void} */
+const drawTrick = /** @type {any} */ (drawTrickUntyped);
+/** @type {(hand: HTMLElement, view: View, options: {legal: Set<string>, lifted: string | null, picks: Set<string>, hinted: string | null, deal: boolean}) => void} */
+const drawHand = /** @type {any} */ (drawHandUntyped);
+/** @type {(code: string | null) => Promise<void>} */
+const showLobby = /** @type {any} */ (showLobbyUntyped);
 
 // "?fast" (kept for the tab's session) shortens the animations: the browser tests use it.
 if (new URLSearchParams(location.search).has("fast")) sessionStorage.setItem("varaq-fast", "1");
@@ -44,237 +65,220 @@ const BASE_PACE = {
   collect: FAST ? 60 : 320,
 };
 
-/** Milliseconds to dwell on a step of the animation, at the player's speed. */
+/** Milliseconds to dwell on a step of the animation, at the player's speed.
+ * @param {keyof typeof BASE_PACE} step */
 function pace(step) {
-  return FAST ? BASE_PACE[step] : BASE_PACE[step] * settings.SPEED_FACTOR[settings.speed()];
+  const factor = /** @type {Record<string, number>} */ (settings.SPEED_FACTOR)[String(settings.speed())];
+  return FAST ? BASE_PACE[step] : BASE_PACE[step] * factor;
 }
 
-const game = {
-  id: null,
-  /** The newest version received (shown or waiting in the queue). */
-  version: 0,
-  /** The view on screen, which lags ``version`` while events are being animated. */
-  shown: null,
-  names: {},
-  seating: seatingOf("S", {}),
-  queue: [],
-  animating: false,
-  /** Bumped by every full state, so an animation of older events stops. */
-  generation: 0,
+/** The one store: changed only by ``dispatch``. */
+let state = initial();
+
+/** The connections and timers of the table shown: handles, not state the page draws from. */
+const live = {
+  /** @type {GameSocket | null} */
   socket: null,
-  /** While an action is on its way, or its answer is ahead of the events shown. */
-  sending: false,
-  awaitVersion: 0,
-  fallback: null,
-  poll: null,
-  /** The card lifted by a first tap (touch), played by a second tap. */
-  lifted: null,
-  /** Exchange: cards picked but not yet passed. */
-  picks: new Set(),
-  hint: null,
-  /** history.length whose summary the player closed (so it does not reopen by itself). */
-  summaryClosedFor: -1,
-  overClosed: false,
-  /** The version at which "your turn" was last announced. */
-  turnAnnounced: -1,
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  fallback: undefined,
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  poll: undefined,
 };
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Why a dimmed card cannot be played, as the server says, just above the hand. */
-function explain(code) {
-  const view = game.shown;
-  const reason = view && view.why_not && view.why_not[code];
-  if (reason) cardNote(reason);
+/** The table as the viewer sees it now: their chair and the seats' names. @param {State} s */
+function seatingFor(s) {
+  return seatingOf(s.shown ? s.shown.seat : "S", namesOf(s));
+}
+
+/**
+ * Change the store by one message, say what changed, and draw the page again: all of it
+ * (``"all"``), only the parts of a table of people while events are still being shown
+ * (``"table"``: a trick being collected is not drawn back), the one or the other as a full
+ * state replaced the game or not (``"state"``), or nothing.
+ * @param {Message} message
+ * @param {"all" | "table" | "state" | "none"} [draw]
+ */
+function dispatch(message, draw = "all") {
+  const before = state;
+  state = apply(state, message);
+  react(before, state, message);
+  if (draw === "state") draw = state.generation !== before.generation ? "all" : "table";
+  if (draw === "all" || (draw === "table" && !behind(state))) render();
+  else if (draw === "table" && state.shown) drawOnline(state, seatingFor(state));
+}
+
+/**
+ * What a change means beyond the drawing: the live region, the home page's resume link, a
+ * resync when a version went missing, refusals shown as toasts.
+ * @param {State} before
+ * @param {State} after
+ * @param {Message} message
+ */
+function react(before, after, message) {
+  if (after.gaps !== before.gaps && live.socket) live.socket.resync();
+  if (after.shown && after.id && (!before.shown || before.shown.phase !== after.shown.phase)) {
+    rememberGame(after.id, after.shown);
+  }
+  if (message.type === "state" && after.generation !== before.generation && before.version) {
+    // A full state jumped over events the page never showed: say them in one breath.
+    const seating = seatingFor(after);
+    /** @type {import("./store.js").GameEvent[]} */
+    const events = message.events || [];
+    const missed = events.filter((e) => e.version > before.version);
+    if (missed.length && after.shown) {
+      const view = after.shown;
+      announce(missed.map((e) => autoWords(after, e, eventWords(e, view, seating))).join(" "));
+    }
+  }
+  if (message.type === "hint" && after.hint !== before.hint && after.hint) {
+    announce(`Hint: ${after.hint.text}`);
+  }
+  if (message.type === "error" && !quietError(message)) toast(message.error);
+  reactOnline(before, after, message, seatingFor(after));
+}
+
+/** An error the server sends for a message it does not know yet (the speed, until it is
+ * supported) is not the player's concern. @param {Message} message */
+function quietError(message) {
+  return /^unknown message type\b.*pace/.test(message.error || "");
 }
 
 // ---------------------------------------------------------------- drawing
 
-function waiting() {
-  return game.sending || game.version < game.awaitVersion;
+/** Why a dimmed card cannot be played, as the server says, just above the hand.
+ * @param {string} code */
+function explain(code) {
+  const view = state.shown;
+  const reason = view && view.why_not && view.why_not[code];
+  if (reason) cardNote(reason);
 }
 
-function legalSet(view) {
-  return new Set(game.animating || game.queue.length || waiting() ? [] : view.legal);
-}
-
-function currentHint() {
-  return game.hint && game.hint.version === game.version ? game.hint : null;
-}
-
-function render(view, { finished = null } = {}) {
-  if (!game.shown || game.shown.phase !== view.phase) rememberGame(game.id, view);
-  game.shown = view;
-  game.seating = seatingOf(view.seat, game.names);
-  const seating = game.seating;
-  const legal = legalSet(view);
-  const hint = currentHint();
+/** Draw the table from the store. */
+function render() {
+  const s = state;
+  const view = s.shown;
+  if (!view) return;
+  const seating = seatingFor(s);
+  const legal = legalNow(s);
+  const hint = currentHint(s);
+  const picks = new Set(s.picks);
   const felt = $("#felt");
+  showDaily(s.table);
   drawScorebar($("#scorebar"), view, seating);
   drawBadges($("#badges"), view.badges);
   drawSeats(felt, view, seating);
-  if (finished) drawTrick(felt, trickCards(finished), seating, finished);
+  if (s.finished) drawTrick(felt, trickCards(s.finished), seating, s.finished);
   else drawTrick(felt, view.trick, seating, { leader: view.leader });
-  markAuto(felt);
-  const summaryClosed = game.summaryClosedFor === view.history.length;
-  const people = isPeopleTable();
+  markAuto(s, felt);
+  const summaryClosed = s.summaryClosedFor === view.history.length;
+  const people = isPeopleTable(s);
   drawPanel(view, seating, {
-    legal, hint, picks: game.picks, busy: waiting(),
+    legal, hint, picks, busy: waiting(s),
     nextButton: view.phase === "deal" && (summaryClosed || !view.history.length)
-      && !isWatching() && !(people && !view.history.length),
-    newGameButton: view.phase === "over" && game.overClosed,
+      && !isWatching(s) && !(people && !view.history.length),
+    newGameButton: view.phase === "over" && s.overClosed,
     newGameText: people ? "Play again" : "New game",
     onNext: nextHand, onNewGame: people ? () => $("#over-again").click() : openNewGame,
   });
-  if (!(view.phase === "exchange" && view.turn === seating.me)) game.picks.clear();
-  if (game.lifted && !legal.has(game.lifted)) game.lifted = null;
   drawHand($("#hand"), view, {
-    legal, lifted: game.lifted, picks: game.picks, hinted: hint && hint.action, deal: !FAST,
+    legal, lifted: s.lifted, picks, hinted: hint ? hint.action : null, deal: !FAST,
   });
-  $("#last-trick-button").disabled = !view.tricks.length;
-  $("#concede-button").disabled = view.phase === "over";
-  $("#hint-button").disabled = legal.size === 0;
+  button("#last-trick-button").disabled = !view.tricks.length;
+  button("#concede-button").disabled = view.phase === "over";
+  button("#hint-button").disabled = legal.size === 0;
   const table = $("#table");
   table.dataset.phase = view.phase;
   table.dataset.turn = view.turn || "";
   const myMove = legal.size > 0;
   document.title = `${myMove ? "● Your turn · " : ""}Varaq · ${
     number(view.totals[seating.mySide])} – ${number(view.totals[seating.theirSide])}`;
-  if (myMove && game.turnAnnounced !== game.version) {
+  if (myMove && s.turnAnnounced !== s.version) {
     // Once per position, so a screen reader hears when the table waits for the player.
-    game.turnAnnounced = game.version;
+    state = apply(state, { type: "turn-announced" });
     announce(statusText(view, seating));
     if (view.phase === "play" || view.phase === "bid") sound.play("turn");
   }
-  drawOnline(view, seating);
-  if (!game.animating && !game.queue.length) showDialogsFor(view);
+  drawOnline(s, seating);
+  if (!behind(s)) showDialogsFor(s, view, seating);
 }
 
-/** The table changed around the game (seats, presence, timers, offers): draw it now. */
-function takeTable(message) {
-  updateOnline(message);
-  if (isPeopleTable()) game.names = { ...game.names, ...seatNames() };
-}
-
-function refreshOnline() {
-  if (game.shown) {
-    game.seating = seatingOf(game.shown.seat, game.names);
-    if (game.animating || game.queue.length) drawOnline(game.shown, game.seating);
-    else render(game.shown);
-  }
-}
-
-function rerender() {
-  if (game.shown) render(game.shown);
-}
-
-function showDialogsFor(view) {
-  const seating = game.seating;
+/**
+ * The hand summary and the end of the match, opened by themselves unless the player closed
+ * them.
+ * @param {State} s
+ * @param {View} view
+ * @param {ReturnType<typeof seatingOf>} seating
+ */
+function showDialogsFor(s, view, seating) {
   if (view.phase === "deal" && view.history.length
-      && game.summaryClosedFor !== view.history.length) {
+      && s.summaryClosedFor !== view.history.length) {
     showSummary(view, seating);
   } else if ($("#next-hand").hidden === false) {
-    closeDialog($("#summary-dialog"));
+    closeDialog(dialog("#summary-dialog"));
   }
-  if (view.phase === "over" && !game.overClosed) {
-    const fresh = !$("#over-dialog").open;
-    showOver(view, seating, api.recordUrl(game.id));
-    if (fresh && isPeopleTable() && !isWatching()) $("#over-again").focus();
+  if (view.phase === "over" && !s.overClosed) {
+    const fresh = !dialog("#over-dialog").open;
+    showOver(view, seating, api.recordUrl(s.id));
+    if (fresh && isPeopleTable(s) && !isWatching(s)) $("#over-again").focus();
   } else {
-    closeDialog($("#over-dialog"));
+    closeDialog(dialog("#over-dialog"));
   }
 }
 
 // ---------------------------------------------------------------- events from the server
 
-function acceptState(state) {
-  if (state.names) game.names = { ...state.names };
-  if (state.table) showDaily(state.table);
-  takeTable({ kind: state.kind, you: state.you, status: state.status, table: state.table });
-  // ``resync``: the server never had our version (say, a database restored from a backup).
-  if (game.shown && state.version <= game.version && !state.resync) {
-    refreshOnline();
-    return;
-  }
-  const previous = game.version;
-  if (!previous || state.resync) noteEvents(state.events);
-  else for (const event of state.events || []) if (event.version > previous) noteEvent(event);
-  game.version = state.version;
-  game.queue = [];
-  game.generation += 1;
-  const seating = seatingOf(state.view.seat, game.names);
-  const missed = (state.events || []).filter((e) => e.version > previous);
-  if (previous && missed.length) {
-    announce(missed.map((e) => autoWords(e, eventWords(e, state.view, seating))).join(" "));
-  }
-  render(state.view);
+/** A STATE from an HTTP answer (or the socket): the same message to the store.
+ * @param {object} answer */
+function acceptState(answer) {
+  dispatch({ ...answer, type: "state" }, "state");
 }
 
-/** An error the server sends for a message it does not know yet (the speed, until it is
- * supported) is not the player's concern. */
-function quietError(message) {
-  return /^unknown message type\b.*pace/.test(message.error || "");
-}
-
+/** @param {Message} message */
 function onSocketMessage(message) {
   switch (message.type) {
     case "state":
       acceptState(message);
       break;
     case "event":
-      if (message.version <= game.version) return;
-      if (message.version > game.version + 1) {
-        game.socket.resync();
-        return;
-      }
-      game.version = message.version;
-      game.queue.push({ event: message.event, view: message.view });
-      if (message.table) {
-        takeTable({ status: message.status, table: message.table, view: message.view });
-        refreshOnline();
-      }
+      dispatch(message, "table");
       pump();
       break;
     case "table":
-      takeTable({ status: message.status, table: message.table });
-      refreshOnline();
+      dispatch(message, "table");
       break;
     case "phrase":
-      showPhrase(message, game.seating);
-      break;
     case "again":
-      againReady(message.id);
-      break;
     case "concede":
-      conceded(message);
-      break;
-    case "error":
-      if (quietError(message)) return;
-      toast(message.error);
-      rerender();
-      break;
-    case "hint":
-      showHint(message);
+    case "pace":
+      // Drawn (or said) by reactOnline as they arrive; nothing else on the page changes.
+      dispatch(message, "none");
       break;
     default:
+      // hint, error: the whole page follows.
+      dispatch(message);
       break;
   }
 }
 
+/** @param {string} status */
 function onSocketStatus(status) {
+  dispatch({ type: "connection", status }, "none");
   const line = $("#connection");
   line.hidden = status !== "reconnecting" && status !== "gone";
   line.textContent = status === "reconnecting" ? "Connection lost — reconnecting…"
     : status === "gone" ? "This game is no longer on the server." : "";
   // While the socket is down, ask over HTTP now and then, so the table never stalls.
-  clearInterval(game.poll);
-  game.poll = status === "reconnecting" ? setInterval(poll, 3000) : null;
+  clearInterval(live.poll);
+  live.poll = status === "reconnecting" ? setInterval(poll, 3000) : undefined;
 }
 
 async function poll() {
-  if (!game.id) return;
+  if (!state.id) return;
   try {
-    acceptState(await api.state(game.id, game.version));
+    acceptState(await api.state(state.id, state.version));
   } catch {
     // The server is away; the socket's backoff keeps trying too.
   }
@@ -282,145 +286,147 @@ async function poll() {
 
 /** Animate the queued events one at a time; the controls stay off until the queue is empty. */
 async function pump() {
-  if (game.animating) return;
-  game.animating = true;
+  if (state.animating) return;
+  dispatch({ type: "animating", on: true }, "none");
   // A full state (a resync) replaces whatever is still being animated: stop at once.
-  const generation = game.generation;
-  const current = () => generation === game.generation;
+  const generation = state.generation;
+  const current = () => generation === state.generation;
   try {
-    while (game.queue.length && current()) {
-      const { event, view } = game.queue.shift();
-      if (game.hint && game.hint.version !== game.version) game.hint = null;
-      noteEvent(event);
-      announce(autoWords(event, eventWords(event, view, seatingOf(view.seat, game.names))));
+    while (state.queue.length && current()) {
+      const { event, view } = state.queue[0];
+      announce(autoWords(state, event,
+        eventWords(event, view, seatingOf(view.seat, namesOf(state)))));
       if (event.kind === "play") sound.play("card");
       if (event.kind === "deal") sound.play("deal");
+      dispatch({ type: "step" });
       if (event.kind === "play" && event.trick) {
-        render(view, { finished: event.trick });
         await sleep(pace("trick"));
         if (!current()) break;
-        collectTrick($("#felt"), event.trick.winner, game.seating);
+        collectTrick($("#felt"), event.trick.winner, seatingFor(state));
         sound.play("trick");
         await sleep(pace("collect"));
         if (!current()) break;
-        render(view);
+        dispatch({ type: "collected" });
       } else {
-        render(view);
         await sleep(pace(event.kind === "play" ? "card" : "bid"));
       }
     }
   } finally {
-    game.animating = false;
+    dispatch({ type: "animating", on: false }, "none");
   }
-  rerender();
-  if (game.queue.length) pump();
+  render();
+  if (state.queue.length) pump();
 }
 
 // ---------------------------------------------------------------- sending intentions
 
 /** After the server accepted an action, wait for its events on the socket; if the socket is
- * late (or down) show the answer's state directly. */
-function awaitEvents(state) {
-  game.awaitVersion = Math.max(game.awaitVersion, state.version);
-  clearTimeout(game.fallback);
-  game.fallback = setTimeout(() => {
-    if (game.version < state.version) acceptState(state);
-    rerender();
+ * late (or down) show the answer's state directly. @param {{version: number}} answer */
+function awaitEvents(answer) {
+  dispatch({ type: "sent", version: answer.version }, "none");
+  clearTimeout(live.fallback);
+  live.fallback = setTimeout(() => {
+    if (state.version < answer.version) acceptState(answer);
+    render();
   }, 1500);
 }
 
-/** Send one request; a refusal shows the server's reason (and a stale version resyncs). */
+/** Send one request; a refusal shows the server's reason (and a stale version resyncs).
+ * @param {() => Promise<any>} request */
 async function send(request) {
-  if (game.sending) return null;
-  game.sending = true;
-  game.lifted = null;
-  rerender();
+  if (state.sending) return null;
+  dispatch({ type: "sending", on: true });
   try {
-    const state = await request();
-    awaitEvents(state);
-    return state;
+    const answer = await request();
+    awaitEvents(answer);
+    return answer;
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     toast(error.message);
     if (error.status === 409) await resync();
   } finally {
-    game.sending = false;
-    rerender();
+    dispatch({ type: "sending", on: false });
   }
   return null;
 }
 
 async function resync() {
   try {
-    acceptState(await api.state(game.id));
+    acceptState(await api.state(state.id));
   } catch (error) {
     if (error instanceof Refusal) toast(error.message);
   }
 }
 
+/** @param {string} action */
 function act(action) {
-  return send(() => api.act(game.id, action, game.version));
+  return send(() => api.act(state.id, action, state.version));
 }
 
 function nextHand() {
   // At a table of people the summary stays up, saying who else is ready, until the deal.
-  if (!isPeopleTable()) {
-    game.summaryClosedFor = -1;
-    closeDialog($("#summary-dialog"));
+  if (!isPeopleTable(state)) {
+    dispatch({ type: "summary-closed", hand: -1 }, "none");
+    closeDialog(dialog("#summary-dialog"));
   }
-  return send(() => api.next(game.id, game.version));
+  return send(() => api.next(state.id, state.version));
 }
 
 async function passPicked() {
-  const picks = [...game.picks];
-  game.picks.clear();
-  let version = game.version;
+  const picks = [...state.picks];
+  dispatch({ type: "clear-picks" }, "none");
+  let version = state.version;
   for (const card of picks) {
     // Each card is its own action, made on the state our previous card produced; stop at the
     // first refusal.
-    const state = await send(() => api.act(game.id, card, version));
-    if (!state) break;
-    version = state.version;
+    const answer = await send(() => api.act(state.id, card, version));
+    if (!answer) break;
+    version = answer.version;
   }
 }
 
-async function showHint(hint) {
-  const fromServer = hint || await api.hint(game.id).catch((error) => {
+async function askHint() {
+  const answer = await api.hint(state.id).catch((error) => {
     if (error instanceof Refusal) toast(error.message);
     return null;
   });
-  if (!fromServer) return;
-  game.hint = { action: fromServer.action, text: fromServer.text, version: game.version };
-  announce(`Hint: ${fromServer.text}`);
-  rerender();
+  if (answer) dispatch({ ...answer, type: "hint" });
+}
+
+async function concede() {
+  closeDialog(dialog("#concede-dialog"));
+  const answer = await send(() => api.concede(state.id));
+  if (answer && answer.concede) dispatch({ type: "concede", concede: answer.concede }, "none");
 }
 
 /** What the input module may ask of the page. */
 const inputPage = {
-  view: () => (game.shown && !$("#table").hidden ? game.shown : null),
-  lifted: () => game.lifted,
+  view: () => (state.shown && !$("#table").hidden ? state.shown : null),
+  lifted: () => state.lifted,
+  /** @param {string} code */
   lift(code) {
-    game.lifted = code;
-    rerender();
+    dispatch({ type: "lift", card: code });
   },
+  /** @param {string} code */
   play: (code) => act(code),
+  /** @param {string} code */
   pick(code) {
-    const need = cardsToPass(game.shown);
-    if (game.picks.has(code)) game.picks.delete(code);
-    else if (game.picks.size < need) game.picks.add(code);
-    rerender();
-    if (game.picks.size === need) $("#exchange-send").focus();
+    const need = cardsToPass(state.shown);
+    dispatch({ type: "pick", card: code, need });
+    if (state.picks.length === need) $("#exchange-send").focus();
   },
   explain,
+  /** @param {string} action */
   bid(action) {
-    const button = document.querySelector(`#bid-grid button[data-action="${action}"]`);
-    if (!button || button.disabled) {
+    const choice = /** @type {HTMLButtonElement | null} */ (
+      document.querySelector(`#bid-grid button[data-action="${action}"]`));
+    if (!choice || choice.disabled) {
       toast(action === "nil" ? "Nil is not open to you now." : `You cannot ${action} now.`);
       return;
     }
     act(action);
   },
-  canBid: () => Boolean(game.shown) && !$("#bid-panel").hidden,
+  canBid: () => Boolean(state.shown) && !$("#bid-panel").hidden,
   say: toast,
 };
 
@@ -433,21 +439,22 @@ function paceMessage() {
 // ---------------------------------------------------------------- new game and pages
 
 async function openNewGame() {
-  closeDialog($("#over-dialog"));
+  closeDialog(dialog("#over-dialog"));
   await loadPresets();
   $("#new-game-error").hidden = true;
-  openDialog($("#new-game-dialog"));
+  openDialog(dialog("#new-game-dialog"));
 }
 
+/** @param {Event} event */
 async function startNewGame(event) {
   event.preventDefault();
-  const form = $("#new-game-form");
-  const level = form.elements.level.value || "normal";
-  const start = $("#new-game-start");
+  const form = $("#new-game-form", HTMLFormElement);
+  const level = /** @type {RadioNodeList} */ (form.elements.namedItem("level")).value || "normal";
+  const start = button("#new-game-start");
   start.disabled = true;
   try {
     const created = await api.create({ level, rules: rulesFromForm() });
-    closeDialog($("#new-game-dialog"));
+    closeDialog(dialog("#new-game-dialog"));
     history.pushState({}, "", `/play/${created.id}`);
     enterGame(created.id, created.state);
   } catch (error) {
@@ -460,29 +467,29 @@ async function startNewGame(event) {
   }
 }
 
-/** The home page; ``joinCode``: it came from a /join/{code} link (the lobby joins). */
+/** The home page; ``joinCode``: it came from a /join/{code} link (the lobby joins).
+ * @param {string | null} [joinCode] */
 function showHome(joinCode = null) {
-  if (game.socket) game.socket.close();
-  game.socket = null;
+  if (live.socket) live.socket.close();
+  live.socket = null;
   showHomePage();
   showLobby(joinCode);
 }
 
-async function enterGame(id, initial) {
-  if (game.socket) game.socket.close();
+/** @param {string} id @param {object} [first] the table's STATE, when it came with a request */
+async function enterGame(id, first) {
+  if (live.socket) live.socket.close();
+  live.socket = null;
   resetOnline();
-  Object.assign(game, {
-    id, version: 0, shown: null, queue: [], hint: null, picks: new Set(), lifted: null,
-    summaryClosedFor: -1, overClosed: false, awaitVersion: 0, names: {},
-  });
+  dispatch({ type: "enter", id }, "none");
   $("#home").hidden = true;
   $("#table").hidden = false;
   document.body.dataset.page = "table";
   document.title = "Varaq · Table";
-  $("#record-link").href = api.recordUrl(id);
+  $("#record-link", HTMLAnchorElement).href = api.recordUrl(id);
   for (const link of [$("#review-link"), $("#over-review")]) link.dataset.table = id;
   try {
-    acceptState(initial || await api.state(id));
+    acceptState(first || await api.state(id));
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     if (error.status === 404) {
@@ -493,14 +500,15 @@ async function enterGame(id, initial) {
     toast(error.message);
     if (error.status === 404) return;
   }
-  game.socket = new GameSocket(id, {
-    version: () => game.version,
+  const socket = new GameSocket(id, /** @type {any} */ ({
+    version: () => state.version,
     // At a table of people the speed is the table's: sent only when someone changes it.
-    greeting: () => (isPeopleTable() ? [] : [paceMessage()]),
+    greeting: () => (isPeopleTable(state) ? [] : [paceMessage()]),
     onMessage: onSocketMessage,
     onStatus: onSocketStatus,
-  });
-  game.socket.open();
+  }));
+  live.socket = socket;
+  socket.open();
 }
 
 function route() {
@@ -510,87 +518,87 @@ function route() {
   else showHome(join ? join[1] : null);
 }
 
+/** @param {boolean} [open] */
 function toggleMore(open) {
-  const button = $("#more-button");
-  const next = open === undefined ? button.getAttribute("aria-expanded") !== "true" : open;
-  button.setAttribute("aria-expanded", String(next));
+  const more = $("#more-button");
+  const next = open === undefined ? more.getAttribute("aria-expanded") !== "true" : open;
+  more.setAttribute("aria-expanded", String(next));
   $("#more-menu").classList.toggle("open", next);
 }
 
 function closeSummary() {
-  game.summaryClosedFor = game.shown && !$("#next-hand").hidden ? game.shown.history.length
-    : game.summaryClosedFor;
-  setTimeout(rerender);
+  const hand = state.shown && !$("#next-hand").hidden ? state.shown.history.length
+    : state.summaryClosedFor;
+  dispatch({ type: "summary-closed", hand }, "none");
+  setTimeout(render);
 }
 
 function wire() {
   settings.wireSettings({
     sound,
-    onSpeed: () => { if (game.socket && !isWatching()) game.socket.send(paceMessage()); },
+    onSpeed: () => { if (live.socket && !isWatching(state)) live.socket.send(paceMessage()); },
   });
   buildFelt($("#felt"));
-  buildBidGrid($("#bid-grid"), (action) => act(action));
+  buildBidGrid($("#bid-grid"), (/** @type {string} */ action) => act(action));
   wireLobby({ enterGame });
   wireOnline({
-    id: () => game.id,
+    state: () => state,
+    dispatch: (message) => dispatch(message),
     send,
-    rerender,
-    shown: () => game.shown,
     home: () => {
       history.pushState({}, "", "/");
       showHome();
     },
-    enter: (id, state) => {
+    enter: (id, first) => {
       history.pushState({}, "", `/play/${id}`);
-      enterGame(id, state);
+      enterGame(id, first);
     },
   });
   $("#new-game").addEventListener("click", openNewGame);
   $("#over-new-game").addEventListener("click", openNewGame);
   $("#new-game-form").addEventListener("submit", startNewGame);
-  $("#new-game-cancel").addEventListener("click", () => closeDialog($("#new-game-dialog")));
+  $("#new-game-cancel").addEventListener("click", () => closeDialog(dialog("#new-game-dialog")));
   $("#preset-select").addEventListener("change", fillCustom);
-  $("#custom-toggle").addEventListener("change", (e) => { $("#custom-rules").hidden = !e.target.checked; });
+  const custom = $("#custom-toggle", HTMLInputElement);
+  custom.addEventListener("change", () => { $("#custom-rules").hidden = !custom.checked; });
   $("#summary-close").addEventListener("click", () => {
     closeSummary();
-    closeDialog($("#summary-dialog"));
+    closeDialog(dialog("#summary-dialog"));
   });
   $("#summary-dialog").addEventListener("cancel", closeSummary);
-  $("#over-dialog").addEventListener("close", () => { game.overClosed = true; rerender(); });
+  $("#over-dialog").addEventListener("close", () => dispatch({ type: "over-closed" }));
   $("#next-hand").addEventListener("click", nextHand);
   $("#last-trick-button").addEventListener("click", () => {
-    if (game.shown) {
-      showLastTrick(game.shown, game.seating);
-      markLastTrick();
+    if (state.shown) {
+      showLastTrick(state.shown, seatingFor(state));
+      markLastTrick(state);
     }
   });
-  $("#last-trick-close").addEventListener("click", () => closeDialog($("#last-trick-dialog")));
+  $("#last-trick-close").addEventListener("click", () => closeDialog(dialog("#last-trick-dialog")));
   $("#scores-button").addEventListener("click", () => {
-    if (game.shown) showScores(game.shown, game.seating);
+    if (state.shown) showScores(state.shown, seatingFor(state));
   });
   $("#rules-button").addEventListener("click", () => {
-    if (game.shown) showRules(game.shown);
+    if (state.shown) showRules(state.shown);
   });
-  $("#rules-close").addEventListener("click", () => closeDialog($("#rules-dialog")));
-  $("#hint-button").addEventListener("click", () => showHint(null));
+  $("#rules-close").addEventListener("click", () => closeDialog(dialog("#rules-dialog")));
+  $("#hint-button").addEventListener("click", askHint);
   $("#more-button").addEventListener("click", () => toggleMore());
   $("#concede-button").addEventListener("click", () => {
     toggleMore(false);
-    askConcede(game.seating);
-    if (concedeNeedsPartner(game.seating)) {
-      const seating = game.seating;
+    const seating = seatingFor(state);
+    askConcede(seating);
+    if (concedeNeedsPartner(state, seating)) {
       $("#concede-text").textContent = `${seating.name(seating.seatAt("top"))} must agree: then ${
         seating.sideName(seating.theirSide)} win at once.`;
     }
   });
-  $("#concede-cancel").addEventListener("click", () => closeDialog($("#concede-dialog")));
-  $("#concede-confirm").addEventListener("click", async () => {
-    closeDialog($("#concede-dialog"));
-    conceded(await send(() => api.concede(game.id)));
-  });
+  $("#concede-cancel").addEventListener("click", () => closeDialog(dialog("#concede-dialog")));
+  $("#concede-confirm").addEventListener("click", concede);
   $("#exchange-send").addEventListener("click", passPicked);
-  for (const button of document.querySelectorAll("#blind-panel [data-action]")) {
-    button.addEventListener("click", () => act(button.dataset.action));
+  for (const choice of /** @type {NodeListOf<HTMLElement>} */ (
+    document.querySelectorAll("#blind-panel [data-action]"))) {
+    choice.addEventListener("click", () => act(choice.dataset.action || ""));
   }
   attachInput({ hand: $("#hand"), trick: $("#trick"), page: inputPage });
   document.addEventListener("keydown", (event) => {
@@ -598,7 +606,8 @@ function wire() {
   });
   // The "More" menu (phones) closes when the player taps anywhere else.
   document.addEventListener("click", (event) => {
-    if (!event.target.closest(".controls")) toggleMore(false);
+    const target = /** @type {Element | null} */ (event.target);
+    if (!target || !target.closest || !target.closest(".controls")) toggleMore(false);
   });
   window.addEventListener("popstate", route);
 }
