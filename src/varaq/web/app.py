@@ -3,24 +3,39 @@
 The app renders nothing: it answers with a reader's view (see docs/protocol.md) and serves the
 files of ``static/``.  Game logic lives in :mod:`varaq.service`; the routes live in modules by
 subject (:mod:`.games`, :mod:`.sockets`), and this module assembles them with the middleware
-every response goes through: sessions, security headers and compression.
+every response goes through: a request id and its timing (:class:`RequestContext`), security
+headers and compression.
+
+``/metrics`` is Prometheus' view of the process (:mod:`varaq.service.metrics`).  It answers
+only a scrape that sends ``Authorization: Bearer TOKEN`` with the token the server was started
+with (``--metrics-token`` / ``VARAQ_METRICS_TOKEN``), compared in constant time; a wrong or
+missing token is a 401, and a server started without a token answers 404 to everyone.  Why not
+"loopback clients only" when no token is set: behind a reverse proxy on the same machine every
+visitor comes from loopback, so that default would publish the numbers.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hmac
 import logging
+import re
+import time
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from prometheus_client.exposition import choose_encoder
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .. import logs
+from ..service import metrics
 from ..service.accounts import Accounts
 from ..service.botpool import BotPool
 from ..service.cluster import Cluster
@@ -35,7 +50,7 @@ from .security import SecurityHeaders
 from .sessions import Sessions
 from .static import CachedStatic, content_hash, serve_page
 
-__all__ = ["create_app", "STATIC_DIR"]
+__all__ = ["create_app", "STATIC_DIR", "RequestContext"]
 
 log = logging.getLogger("varaq.web")
 
@@ -59,11 +74,96 @@ class CompressPages(GZipMiddleware):
             await self.app(scope, receive, send)
 
 
+#: Methods named in a metric's label as they are; any other is "other".
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+#: A request id a proxy may hand on (``X-Request-Id``): short, and no character that could
+#: break a log line.
+_GOOD_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")
+
+
+def route_of(scope: Scope) -> str:
+    """The route template a request matched (``/api/games/{game_id}``): a label without ids."""
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    if not isinstance(path, str):
+        return "unmatched"
+    return "/static" if path.startswith("/static") else path or "/"
+
+
+class RequestContext:
+    """Gives each HTTP request and WebSocket connection an id for the log (sent back as
+    ``X-Request-Id``), and times each HTTP request by its route template."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or ()).get(b"x-request-id", b"").decode("latin-1")
+        rid = given if _GOOD_ID.fullmatch(given) else uuid.uuid4().hex[:16]
+        with logs.bound(request=rid):
+            if scope["type"] == "websocket":
+                await self._socket(scope, receive, send)
+            else:
+                await self._http(scope, receive, send, rid)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
+        status = 500
+        started = time.perf_counter()
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []),
+                                      (b"x-request-id", rid.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            seconds = time.perf_counter() - started
+            method = scope["method"] if scope["method"] in _METHODS else "other"
+            route = route_of(scope)
+            metrics.HTTP_SECONDS.labels(method, route).observe(seconds)
+            metrics.HTTP_RESPONSES.labels(method, route, str(status)).inc()
+            access.debug("%s %s %d %.1f ms", method, scope["path"][:200], status,
+                         seconds * 1000, extra={"route": route, "status": status})
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        access.debug("socket %s opened", scope["path"][:200])
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            access.debug("socket %s closed", scope["path"][:200])
+
+
+access = logging.getLogger("varaq.access")
+
+
 # -- plain routes -----------------------------------------------------------------------------
 
 
 async def health(request: Request) -> Response:
     return JSONResponse({"ok": True})
+
+
+async def metrics_page(request: Request) -> Response:
+    """Prometheus' scrape (see the module's docstring for who may read it)."""
+    token: str | None = request.app.state.settings.metrics_token
+    if not token:
+        return error(404, "metrics are off: start the server with --metrics-token (or "
+                          "VARAQ_METRICS_TOKEN)")
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(),
+                                                             token.encode()):
+        response = error(401, "a metrics scrape needs Authorization: Bearer <metrics token>")
+        response.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    encode, content_type = choose_encoder(request.headers.get("accept", ""))
+    return Response(encode(request.app.state.metrics), headers={"Content-Type": content_type})
 
 
 async def page(request: Request) -> Response:
@@ -157,6 +257,7 @@ def create_app(
         Route("/", page),
         Route("/play/{game_id}", page),
         Route("/healthz", health),
+        Route("/metrics", metrics_page),
         *games.routes,
         *accounts.routes,
         *online.routes,
@@ -167,7 +268,10 @@ def create_app(
         Mount(f"/static/{static_hash}", CachedStatic(directory=static, immutable=True)),
         Mount("/static", CachedStatic(directory=static, immutable=False), name="static"),
     ]
-    middleware = [Middleware(SecurityHeaders), Middleware(CompressPages, minimum_size=512)]
+    middleware = [
+        Middleware(RequestContext), Middleware(SecurityHeaders),
+        Middleware(CompressPages, minimum_size=512),
+    ]
     app = Starlette(
         routes=routes,
         middleware=middleware,
@@ -180,5 +284,6 @@ def create_app(
     app.state.static_dir = static
     app.state.static_hash = static_hash
     app.state.settings = config
+    app.state.metrics = metrics.registry_for(app.state)
     app.state.identity = Sessions(config.secret or b"varaq-unset", secure=config.secure_cookies)
     return app

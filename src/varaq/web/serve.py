@@ -8,6 +8,11 @@ line and exit status 2, not a traceback.  Connections are bounded in time and si
 gets ``HEADER_TIMEOUT`` seconds to send a request's headers (a connection that trickles them
 in, or opens and says nothing, is closed), ``KEEP_ALIVE`` seconds idle between requests, and
 WebSockets are pinged and limited to the body size.
+
+The log (:mod:`varaq.logs`) is readable text on a terminal and one JSON object a line
+otherwise (``--log-format``); ``--log-level debug`` adds a line for each request, socket
+message and command.  ``--metrics-token`` turns ``/metrics`` on for a Prometheus scrape that
+sends it as a bearer token (see :mod:`varaq.web.app`).
 """
 
 from __future__ import annotations
@@ -16,11 +21,12 @@ import argparse
 import asyncio
 import errno
 import gc
+import os
 import socket
 import sys
 from typing import Any
 
-__all__ = ["add_arguments", "run", "HEADER_TIMEOUT", "KEEP_ALIVE"]
+__all__ = ["add_arguments", "run", "HEADER_TIMEOUT", "KEEP_ALIVE", "MIN_TOKEN"]
 
 #: Seconds to receive a request's headers.
 HEADER_TIMEOUT = 10.0
@@ -29,6 +35,8 @@ KEEP_ALIVE = 5
 #: Seconds between WebSocket pings, and to wait for the pong.
 PING_INTERVAL = 20.0
 PING_TIMEOUT = 20.0
+#: The shortest metrics token accepted (a token is a password for the numbers).
+MIN_TOKEN = 16
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,6 +81,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="lift the per-address rate limits (load tests on this machine only)",
     )
     parser.add_argument(
+        "--metrics-token", default=None, metavar="TOKEN",
+        help="serve /metrics to a Prometheus scrape sending 'Authorization: Bearer TOKEN' "
+             f"(at least {MIN_TOKEN} characters; default: $VARAQ_METRICS_TOKEN; without one, "
+             "/metrics is 404)",
+    )
+    parser.add_argument(
+        "--log-format", default=None, choices=("auto", "json", "text"),
+        help="one JSON object a line, or readable text; auto (the default, or "
+             "$VARAQ_LOG_FORMAT): text on a terminal, JSON otherwise",
+    )
+    parser.add_argument(
+        "--log-level", default=None, choices=("debug", "info", "warning", "error"),
+        help="Varaq's own log level (default: $VARAQ_LOG_LEVEL or info; debug adds a line "
+             "per request, socket message and command)",
+    )
+    parser.add_argument(
         "--drop-seconds", type=float, default=None, metavar="SECONDS",
         help="seconds a person who dropped from a table of people keeps the seat before a "
              "computer player plays for them (60)",
@@ -80,17 +104,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .. import logs
     from ..service.settings import Limits, Settings
     from ..service.store import default_db_url
 
     try:
+        logs.configure(args.log_format or os.environ.get("VARAQ_LOG_FORMAT") or "auto",
+                       args.log_level or os.environ.get("VARAQ_LOG_LEVEL") or "info")
         settings = Settings.from_env(
             bot_processes=args.bot_processes,
             secret=args.secret.encode() if args.secret else None,
             redis_url=args.redis,
+            metrics_token=args.metrics_token,
         )
     except ValueError as e:
         print(f"varaq serve: {e}", file=sys.stderr)
+        return 2
+    if settings.metrics_token is not None and len(settings.metrics_token) < MIN_TOKEN:
+        print(f"varaq serve: the metrics token must be at least {MIN_TOKEN} characters",
+              file=sys.stderr)
         return 2
     if args.test_mode:
         settings = settings.but(test_mode=True)
@@ -195,7 +227,10 @@ def config(
     from .http import guarded_http
 
     return uvicorn.Config(
-        app, log_level="warning", http=guarded_http(header_timeout), ws="websockets-sansio",
+        # uvicorn's lines go through the handler :func:`varaq.logs.configure` installed (no
+        # logging configuration of its own), at WARNING: requests are logged by the app.
+        app, log_level="warning", log_config=None, access_log=False,
+        http=guarded_http(header_timeout), ws="websockets-sansio",
         timeout_keep_alive=keep_alive, ws_max_size=_ws_max_size(app),
         ws_ping_interval=PING_INTERVAL, ws_ping_timeout=PING_TIMEOUT,
         h11_max_incomplete_event_size=16 * 1024,
