@@ -18,7 +18,7 @@ from typing import Any
 
 from ..rules import Rules, RulesError
 from ..seats import S
-from . import replica
+from . import metrics, replica
 from .botpool import BotPool
 from .cluster import HEARTBEAT, Cluster
 from .commands import LIMIT_OF, Asker, Kind, parse_command
@@ -71,6 +71,7 @@ class Tables:
 
     # -- the one way in ----------------------------------------------------------------------
 
+    @metrics.command
     async def run(self, table: Table, kind: Kind, doc: Mapping[str, Any], asker: Asker) -> Any:
         """A person's command, from any transport: counted against its limit for the asker's
         address, read by the one parser, then authorized and done by the table (or its owner
