@@ -32,7 +32,7 @@ from ..daily import daily_record
 from ..engine import Game, IllegalAction
 from ..record import to_record
 from ..seats import SEAT_LETTERS, SEAT_NAMES, S
-from . import handlers, replica
+from . import handlers, metrics, replica
 from .commands import Asker, Command
 from .driver import Driver, Hints
 from .errors import Refusal
@@ -292,7 +292,7 @@ class Table:
             dict(values or {}),
         )
         try:
-            await self.tables.appender.append(append)
+            await metrics.timed_commit(self.tables.appender.append(append))
         except asyncio.CancelledError:
             # Stored or not, nobody will swap the copies in now: let the table be rebuilt
             # from the store the next time it is asked for, so it matches what was stored.
