@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from ..bots import Bot, make_bot
 from ..view import View
+from . import metrics
 
 __all__ = ["BotPool", "BotAnswer", "decide_in_worker", "worker_pool", "FALLBACK"]
 
@@ -137,6 +138,7 @@ class BotPool:
             self._executor = worker_pool(self.processes)
         return self._executor
 
+    @metrics.bot_decision
     async def decide(
         self, level: str, view: View, seed: str, budget: float = TABLE_BUDGET,
         samples: int | None = None, *, hint: bool = False,
