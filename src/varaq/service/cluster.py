@@ -39,6 +39,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from . import metrics
 from .errors import Refusal
 
 __all__ = ["Cluster", "NoOwner", "table_key"]
@@ -199,7 +200,7 @@ class Cluster:
         """Send ``message`` to ``channel``; how many processes received it (0 when Redis is
         down: the database still has everything that matters)."""
         try:
-            receivers: int = await self.redis.publish(channel, json.dumps(message))
+            receivers: int = await self.redis.publish(channel, json.dumps(metrics.stamped(message)))
             return receivers
         except Exception as e:
             log.warning("publishing on %s failed: %s", channel, e)
@@ -256,6 +257,7 @@ class Cluster:
         except ValueError:
             log.warning("a message on %s is not JSON; ignored", channel)
             return
+        metrics.received(message)
         lane = self._lanes.get(channel)
         if lane is not None:  # its drain is running and will come to it
             lane.append((handler, message))
@@ -280,6 +282,7 @@ class Cluster:
 
     # -- requests to a table's owner -------------------------------------------------------------
 
+    @metrics.forwarded
     async def request(self, table_id: str, op: str, args: dict[str, Any]) -> tuple[Any, int]:
         """Ask the table's owner to do ``op``: its answer and the table's version once it was
         done (0 if the owner did not say), or its refusal raised here."""
