@@ -26,6 +26,7 @@ from typing import Any
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..service import metrics
 from ..service.commands import Asker, Kind, kind_of
 from ..service.errors import Refusal
 from ..service.fanout import Listener, drain
@@ -148,6 +149,7 @@ async def _write(listener: Listener, table: Table, send: Any) -> None:
         await drain(listener, table, send)
 
 
+@metrics.socket_message
 async def _message(
     ws: WebSocket, table: Table, listener: Listener, text: str,
 ) -> dict[str, Any] | None:
