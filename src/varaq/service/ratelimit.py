@@ -33,6 +33,7 @@ from limits.aio.storage import MemoryStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
+from . import metrics
 from .errors import Refusal
 from .settings import Limits
 
@@ -159,6 +160,7 @@ class SignIn:
 
 
 def _refusal(name: str, item: RateLimitItem) -> Refusal:
+    metrics.RATE_LIMITED.labels(name).inc()
     return Refusal(
         429,
         f"too many {_WORDS[name]}: at most {item.amount} per {_window(item)}; wait a little "
