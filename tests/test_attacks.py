@@ -24,6 +24,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -642,6 +643,23 @@ def test_reading_a_table_is_limited_per_address(tmp_path: Path) -> None:
         assert other.status_code == 200, other.text
 
 
+def test_reading_a_table_is_limited_by_default(tmp_path: Path) -> None:
+    """With the limits a real server has, one address polling a table as fast as it can is
+    refused before its 1,201st read of the minute (at 40 a second, much sooner)."""
+    app = make_app(tmp_path, pace=1000.0, limits=Limits())
+    with TestClient(app) as client:
+        gid = new_game(client)["id"]
+        answered = 0
+        for _ in range(1300):
+            response = client.get(f"/api/games/{gid}")
+            if response.status_code != 200:
+                break
+            answered += 1
+        assert response.status_code == 429, f"{answered} reads from one address, none refused"
+        refused(response, 429, "too many")
+        assert answered <= 1200, answered
+
+
 # -- 4. sockets per address ---------------------------------------------------------------------
 
 
@@ -703,3 +721,15 @@ def test_the_socket_cap_counts_open_sockets_not_sockets_ever_opened(tmp_path: Pa
                     _refused_for_too_many(c)
         with client.websocket_connect(f"/ws/games/{gid}") as a:
             assert hello(a)["type"] == "state"
+
+
+def test_the_default_cap_is_64_sockets_an_address(tmp_path: Path) -> None:
+    cap = getattr(Limits(), "sockets_per_address", 64)
+    assert cap == 64
+    app = make_app(tmp_path, pace=1000.0, limits=Limits())
+    with TestClient(app) as client, ExitStack() as stack:
+        gid = new_game(client)["id"]
+        for _ in range(cap):
+            stack.enter_context(client.websocket_connect(f"/ws/games/{gid}"))
+        with client.websocket_connect(f"/ws/games/{gid}") as one_more:
+            _refused_for_too_many(one_more)
