@@ -594,7 +594,7 @@ def test_refused_hints_never_reach_the_pool_so_another_tables_hard_keeps_its_tim
                 deadline = time.monotonic() + ANSWER_PATIENCE
                 first = [next_reply(ws, max(0.1, deadline - time.monotonic())) for ws in flood]
                 # Meanwhile the victim bids, and its three Hard players bid after it.
-                st = wait_for_south(_Via(client, victim), vid)
+                st = wait_for_south(_Via(client, victim), vid)  # type: ignore[arg-type]
                 response = client.post(f"/api/games/{vid}/actions", json={
                     "action": south_choice(st["view"]), "version": st["version"]},
                     headers=victim)

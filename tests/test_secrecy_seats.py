@@ -157,7 +157,9 @@ class Scan:
                 if seat is None:
                     assert view["hand"] == [] and view["legal"] == [], (where, who.name)
                 self.hands_seen += bool(view["hand"])
-            table = part.get("table") if isinstance(part.get("table"), dict) else {}
+            table = part.get("table")
+            if not isinstance(table, dict):
+                table = {}
             for seats in (part.get("seats"), table.get("seats")):
                 for s in seats or []:
                     assert s["you"] == (s["seat"] == mine), f"{where} to {who.name}: seat " \
