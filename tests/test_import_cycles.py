@@ -72,7 +72,7 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     def walk(node: str, path: list[str]) -> None:
         for nxt in sorted(edges.get(node, ())):
             if nxt in path:
-                cycle = path[path.index(nxt):] + [nxt]
+                cycle = [*path[path.index(nxt):], nxt]
                 if frozenset(cycle) not in {frozenset(c) for c in found}:
                     found.append(cycle)
             elif nxt not in seen:

@@ -236,3 +236,34 @@ def test_the_reviews_hands_at_the_first_lead_are_the_engines(
         again = HandFacts.from_game(load_record(to_record(game)), number)
         assert again.key == facts.key and again.at_play() == facts.at_play()
         assert sorted(hand_actions(game, number)) == sorted(again.actions)
+
+
+def test_the_hard_players_at_a_table_bid_what_the_review_says_hard_bids(
+    tmp_path: Path,
+) -> None:
+    """Through the real app: the Hard computer players at a single-player table bid exactly
+    the review's "Hard bids" for their seats (the table asks the bot as the review does)."""
+    from varaq.bots.advice import hard_bid
+    from web_helpers import make_app, new_game, wait_for_south
+
+    with TestClient(make_app(tmp_path)) as client:
+        gid = new_game(client, level="hard", seed=31, dealer="N")["id"]
+        st = wait_for_south(client, gid)
+        assert st["view"]["phase"] == "bid", st["view"]["phase"]
+        response = client.post(f"/api/games/{gid}/actions",
+                               json={"action": "bid 3", "version": st["version"]})
+        assert response.status_code == 200, response.text
+        table = client.portal.call(client.app.state.tables.get, gid)  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 120
+        while table.game.phase == BIDDING and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert table.game.phase != BIDDING, "the computer players never finished bidding"
+        game = table.game.copy()
+    replayed = table.info.new_game()
+    compared = 0
+    for action in game.actions:
+        if replayed.phase == BIDDING and replayed.turn != 2:
+            assert hard_bid(replayed.view(replayed.turn)).action == action
+            compared += 1
+        replayed.push(action)
+    assert compared == 3

@@ -19,7 +19,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..actions import action_text, bid_value, is_bid
-from ..bots.advice import bid_advice
+from ..bots.advice import BID_SAMPLES, bid_advice, bid_seed
 from ..engine import DEAL, OVER
 from ..seats import SEAT_LETTERS
 from ..view import View
@@ -80,10 +80,10 @@ class Driver:
             started = loop.time()
             last = table.steps[-1].event if table.steps else None
             after_trick = bool(last and last.trick)
-            seed = f"{table.info.seed}:{version}:{SEAT_LETTERS[seat]}"
+            seed, samples = _how(table.level, view, f"{table.info.seed}:{version}:"
+                                 f"{SEAT_LETTERS[seat]}", table.info.options.get("samples"))
             try:
-                answer = await tables.bots.decide(table.level, view, seed,
-                                                  samples=table.info.options.get("samples"))
+                answer = await tables.bots.decide(table.level, view, seed, samples=samples)
                 action = answer.action
             except Exception:
                 log.exception("table %s: the %s player at %s failed; playing a legal card",
@@ -120,6 +120,16 @@ class Driver:
         return task
 
 
+def _how(level: str, view: View, seed: str, samples: int | None) -> tuple[str, int | None]:
+    """The seed and the layouts of a decision.  A Hard bid is asked exactly as the review's
+    "Hard bids" column asks it (:func:`~varaq.bots.advice.hard_bid`: a fixed number of layouts
+    and a seed made of what the bidder knows), so the table's computer players, the Hint and
+    the review name the same bid for the same cards."""
+    if level == "hard" and view.phase == "bid":
+        return bid_seed(view), BID_SAMPLES
+    return seed, samples
+
+
 class Hints:
     """Hints of one table, each kept for the seat and version it was made for."""
 
@@ -150,9 +160,9 @@ class Hints:
     async def _think(self, view: View, version: int) -> dict[str, str]:
         table = self.table
         bots = table.tables.bots
-        seed = f"{table.info.seed}:hint:{version}"
+        seed, samples = _how("hard", view, f"{table.info.seed}:hint:{version}", None)
         try:
-            answer = await bots.decide("hard", view, seed, HINT_BUDGET, hint=True)
+            answer = await bots.decide("hard", view, seed, HINT_BUDGET, samples, hint=True)
         except Exception:
             log.exception("table %s: the Hard player failed to give a hint", table.id)
             answer = await bots.decide("normal", view, seed)

@@ -78,6 +78,11 @@ class Limits:
     join: str = "20/minute"
     #: Any other request that changes something (actions, next hand, concede…).
     act: str = "40/second"
+    #: Reads of a table's state or record over HTTP (a client polls at most a few a second;
+    #: the socket is the way to follow a game).
+    read: str = "40/second;1200/minute"
+    #: WebSockets open at once from one client address (a person has a tab or two per table).
+    sockets_per_address: int = 64
     #: Hand reviews started (each can keep the review worker busy for ``review_seconds``).
     review: str = "10/minute;60/hour"
     #: Largest request body and WebSocket message, in bytes.
@@ -114,9 +119,10 @@ class Limits:
 
     @classmethod
     def relaxed(cls) -> Limits:
-        """No rate limits (functional tests, load tests on loopback); the tests that prove a
-        limit set their own."""
-        return cls(rates=False)
+        """No rate limits and no cap on sockets per address (functional tests, load tests on
+        loopback, where every client shares one address); the tests that prove a limit set
+        their own."""
+        return cls(rates=False, sockets_per_address=1_000_000)
 
 
 @dataclass(frozen=True, slots=True)
