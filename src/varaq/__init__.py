@@ -18,7 +18,7 @@ from .scoring import HandScore, match_winner, score_hand
 from .seats import E, N, S, W
 from .view import View
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "BID", "BLIND_NIL", "LOOK", "NIL_BID", "action_text", "bid", "parse_action",

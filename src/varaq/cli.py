@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import subprocess
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from pathlib import Path
+from typing import Any, NoReturn
 
 from . import __version__
 
@@ -26,6 +28,47 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyse": ("varaq.analysis", "solve a record's hands double dummy and show each card's cost"),
     "solve": ("varaq.solve_cli", "perfect play of positions given one per line (JSON answers)"),
 }
+
+
+def version_text() -> str:
+    """``varaq --version``: the version, the solver core in use, and the git revision when
+    this is a checkout (``varaq 0.2.0 (solver: compiled core; git 1a2b3c4)``)."""
+    from .solver import backend_status
+
+    chosen, why = backend_status()
+    core = "compiled core" if chosen == "c" else why
+    parts = [f"solver: {core}"]
+    revision = git_revision()
+    if revision:
+        parts.append(f"git {revision}")
+    return f"varaq {__version__} ({'; '.join(parts)})"
+
+
+def git_revision() -> str | None:
+    """The short revision of the checkout this package runs from (``src/varaq`` in a work tree
+    holding Varaq's ``pyproject.toml``); ``None`` for an installed package, or without git."""
+    root = Path(__file__).resolve().parent.parent.parent
+    if not (root / "pyproject.toml").is_file() or not (root / "src" / "varaq").is_dir():
+        return None
+    try:
+        done = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    revision = done.stdout.strip()
+    return revision if done.returncode == 0 and revision.isalnum() else None
+
+
+class _Version(argparse.Action):
+    """Prints :func:`version_text`, worked out only when asked for (it imports the solver)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version, the solver "
+                         "core in use and the git revision, and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(version_text())
+        parser.exit()
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -43,7 +86,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="varaq",
         description="Varaq: Partnership Spades — play, replay, and pit computer players.",
     )
-    parser.add_argument("--version", action="version", version=f"varaq {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_OneLineParser)
     for name, (module, text) in COMMANDS.items():
         p = sub.add_parser(name, help=text, description=text)
