@@ -9,8 +9,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
 
-from online_helpers import sign_up
-from varaq.service.settings import Limits
+from online_helpers import sign_up, wait_until
+from servers import RedisServer, have_servers, postgres_server
+from varaq.service.settings import Limits, Pace
+from varaq.web.app import create_app
 from web_helpers import TEST_SETTINGS, make_app, play_hand, south_choice, wait_for_south
 
 pytestmark = pytest.mark.timeout(120)
@@ -141,3 +143,33 @@ def test_every_response_carries_a_request_id(client: TestClient) -> None:
 
 def test_settings_default_to_no_metrics() -> None:
     assert TEST_SETTINGS.metrics_token is None
+
+
+@pytest.mark.skipif(not have_servers(), reason="needs PostgreSQL and Redis (scripts/test.sh "
+                    "installs them)")
+def test_a_cluster_counts_redis_lag_and_forwarded_requests(tmp_path: Path) -> None:
+    """Two apps on one PostgreSQL and one Redis: a person on the second joins the first's
+    table, so the join is forwarded to the owner, and the owner's events cross Redis."""
+    redis = RedisServer()
+    redis.start()
+    try:
+        with postgres_server() as db:
+            settings = TEST_SETTINGS.but(redis_url=redis.url, metrics_token=TOKEN, pace=Pace(0))
+            with TestClient(create_app(db, settings=settings)) as first, \
+                    TestClient(create_app(db, settings=settings)) as second:
+                _, before = scrape(second)
+                ana = sign_up(first, "Ana")
+                table = ana.ok("/api/tables", {"level": "easy"}, status=201)
+                bo = sign_up(second, "Bo")
+                bo.ok("/api/tables/join", {"code": table["code"]})
+                wait_until(lambda: len(bo.state(table["id"])["seats"]) == 4, "Bo's view")
+                _, owner = scrape(first)
+                _, follower = scrape(second)
+    finally:
+        redis.stop()
+    assert value(owner, "varaq_tables", kind="private", role="owner") == 1
+    assert value(follower, "varaq_tables", kind="private", role="follower") == 1
+    for name, labels in (("varaq_forwarded_requests_total", {"op": "command", "outcome": "ok"}),
+                         ("varaq_forwarded_request_duration_seconds_count", {"op": "command"}),
+                         ("varaq_redis_lag_seconds_count", {})):
+        assert value(follower, name, **labels) > value(before, name, **labels), name
