@@ -42,7 +42,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
 from prometheus_client.core import GaugeMetricFamily, InfoMetricFamily, Metric
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.process_collector import ProcessCollector
@@ -65,6 +65,10 @@ __all__ = [
 ]
 
 log = logging.getLogger("varaq.service")
+
+# No ``*_created`` series beside every counter and histogram: they double the text a scrape
+# reads, and Prometheus does not use them.  (A process-wide switch; Varaq is its only user.)
+disable_created_metrics()
 
 P = ParamSpec("P")
 R = TypeVar("R")
