@@ -462,12 +462,30 @@ def test_sessions_and_the_quick_match_queue_are_shared(nodes: list[Node]) -> Non
     assert len(tables) == 1 and None not in tables
 
 
+def test_a_sign_out_on_one_process_signs_the_cookie_out_on_the_other(
+    nodes: list[Node],
+) -> None:
+    """Sessions are rows in the shared database: a sign-out made through one process is seen
+    by the other as soon as its short cache of sessions runs out (2 s)."""
+    a, b = nodes
+    cookie = sign_up(a, "Jo")
+    headers = {"Cookie": f"varaq_session={cookie}"}
+    assert httpx.get(f"{b.base}/api/account", headers=headers).json()["signed_in"] is True
+    out = httpx.post(f"{a.base}/api/account/signout", headers=headers, timeout=30)
+    assert out.status_code == 200, out.text
+    assert httpx.get(f"{a.base}/api/account", headers=headers).json()["signed_in"] is False
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{b.base}/api/account", headers=headers).json()["signed_in"]:
+        assert time.monotonic() < deadline, "the other process never saw the sign-out"
+        time.sleep(0.2)
+
+
 def test_sign_in_attempts_for_a_name_are_counted_across_processes(
     strict_nodes: list[Node],
 ) -> None:
-    """Guessing a password on every process in turn gains nothing: the per-name limit lives in
-    Redis, so the attempts on both add up.  (Counted per process, the attempts below would be
-    half the limit on each, and none would be refused.)"""
+    """Guessing a password on every process in turn gains nothing: the limit on wrong passwords
+    for a name from an address lives in Redis, so the attempts on both add up.  (Counted per
+    process, the attempts below would be half the limit on each, and none would be refused.)"""
     a, b = strict_nodes
     (name_limit,) = parse_many(Limits().sign_in_name)
     (address_limit,) = parse_many(Limits().sign_in_address)
@@ -498,7 +516,7 @@ def test_sign_in_attempts_for_a_name_are_counted_across_processes(
 
 
 #: The tables the migrations make, the first migration's and the later ones'.
-TABLES = ("tables", "entries", "users", "seats", "lessons_done", "daily_tries")
+TABLES = ("tables", "entries", "users", "seats", "lessons_done", "daily_tries", "sessions")
 
 
 def _newest_revision() -> str:
