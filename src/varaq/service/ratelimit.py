@@ -53,6 +53,7 @@ _WORDS = {
     "sign_up": "new accounts",
     "join": "attempts to join a table",
     "act": "requests",
+    "read": "reads of a table",
     "review": "hand reviews",
 }
 
