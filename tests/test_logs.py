@@ -177,3 +177,20 @@ def test_other_libraries_stay_at_warning_at_debug(captured: io.StringIO) -> None
     logging.getLogger("varaq.test").debug("one of ours")
     text = captured.getvalue()
     assert "password hash" not in text and "one of ours" in text
+
+
+def test_a_failed_request_is_logged_once_with_its_id(
+    tmp_path: Path, captured: io.StringIO,
+) -> None:
+    async def boom(request: Any) -> Any:
+        raise RuntimeError("the handler broke")
+
+    app = make_app(tmp_path)
+    app.add_route("/boom", boom)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        response = client.get("/boom", headers={"X-Request-Id": "boom-request-1"})
+    assert response.status_code == 500 and "RuntimeError" in response.json()["error"]
+    failed = [json.loads(line) for line in captured.getvalue().splitlines()
+              if '"level":"error"' in line]
+    assert len(failed) == 1 and failed[0]["request"] == "boom-request-1"
+    assert "the handler broke" in failed[0]["error"]

@@ -63,7 +63,7 @@ _SECRET_WORDS = ("password", "cookie", "session", "token", "secret", "hand", "ca
 _SQL_PARAMETERS = re.compile(r"\[parameters: .*?\](?=\s*(?:\(Background|$))", re.S)
 #: What every LogRecord has; anything else on a record came from ``extra=``.
 _STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
-    "message", "asctime", "taskName",
+    "message", "asctime", "taskName", "color_message",  # (uvicorn's coloured copy)
 }
 
 

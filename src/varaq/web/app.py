@@ -123,6 +123,11 @@ class RequestContext:
 
         try:
             await self.app(scope, receive, send_with_id)
+        except Exception:
+            # Logged here, where the request's id is still known (Starlette's error handler,
+            # which answers the 500, runs outside this middleware).
+            log.exception("request %s %s failed", scope["method"], scope["path"][:200])
+            raise
         finally:
             seconds = time.perf_counter() - started
             method = scope["method"] if scope["method"] in _METHODS else "other"
@@ -185,7 +190,7 @@ async def method_not_allowed(request: Request, exc: Exception) -> Response:
 
 
 async def crashed(request: Request, exc: Exception) -> Response:
-    log.exception("request %s failed", request.url.path, exc_info=exc)
+    """The 500's answer (the failure is logged by :class:`RequestContext`)."""
     return error(500, f"internal error: {type(exc).__name__}")
 
 
