@@ -68,7 +68,7 @@ log = logging.getLogger("varaq.service")
 
 # No ``*_created`` series beside every counter and histogram: they double the text a scrape
 # reads, and Prometheus does not use them.  (A process-wide switch; Varaq is its only user.)
-disable_created_metrics()
+disable_created_metrics()  # type: ignore[no-untyped-call]
 
 P = ParamSpec("P")
 R = TypeVar("R")
