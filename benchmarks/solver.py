@@ -2,26 +2,35 @@
 
 Prints ONE JSON document (progress on standard error)::
 
-    python benchmarks/solver.py [--deals 20] [--cards 4,6,8,10,13] [--python-cards 4,6,8,10]
-                                [--python-node-limit 3000000] [--no-dds]
+    python benchmarks/solver.py [--deals 20] [--cards 4,6,8,10,13] [--mid-trick 8,13]
+                                [--python-cards 4,6,8,10] [--python-node-limit 3000000]
+                                [--no-dds]
 
 The same positions go to every solver.  A position with N cards per hand comes from a seeded
 classic deal that Normal bids and plays until every hand holds N cards (13: the deal itself),
 with spades then counted as broken: that is the game DDS (Bo Haglund's bridge solver, through
-``endplay``) solves with spades as trumps, so its answers and times are comparable.  The answers
-are checked against each other as they are timed.
+``endplay``) solves with spades as trumps, so its answers and times are comparable.  The rows
+of ``--mid-trick`` (row name ``"N mid-trick"``) are the same deals with one to three more cards
+of the next trick played (seed 0: one, seed 1: two, seed 2: three, and so on).  The answers are
+checked against each other as they are timed.
 
-Two tasks per position, each from scratch (a fresh table):
+Two tasks per position, each from scratch:
 
 - ``solve``: the tricks for the side to play and one best card (DDS ``SolveBoard`` with
   ``solutions=1``; Varaq ``solve``);
 - ``all_cards``: the tricks after every legal card (DDS ``solutions=3``; Varaq
   ``card_values``), what ``varaq analyse`` and the Hard player ask.
 
+"From scratch" holds for DDS too: DDS keeps its transposition table from one call to the next
+when the deal is the same (or similar), so before each timed DDS call an unrelated small deal
+is solved, untimed, which empties it.  (Without that, ``all_cards`` would be timed on the table
+``solve`` had just filled: about half its time on full deals.)
+
 Times are CPU seconds of this process (``time.process_time``), so a busy shared machine
-inflates them less than wall time.  The pure Python search runs only at ``--python-cards`` and
-gives up after ``--python-node-limit`` nodes (counted as unsolved, slower than every solved
-position in the medians).
+inflates them less than wall time; every ratio compares times measured in the same run (of
+the medians, ``c_over_dds_*``, and of the totals, ``c_over_dds_*_total``).  The pure Python
+search runs only at ``--python-cards`` and gives up after ``--python-node-limit`` nodes
+(counted as unsolved, slower than every solved position in the medians).
 """
 
 from __future__ import annotations
@@ -43,8 +52,9 @@ from varaq.cards import RANK_LETTERS, card_text, parse_card
 from varaq.solver import SolverLimit, card_values, default_backend, solve
 
 
-def position(seed: int, cards: int) -> tuple[list[int], int]:
-    """(hands, leader) of a classic hand played by Normal until every hand holds ``cards``."""
+def position(seed: int, cards: int, in_trick: int = 0) -> tuple[list[int], int, list[int]]:
+    """(hands, leader, trick) of a classic hand played by Normal until every hand holds
+    ``cards``, then ``in_trick`` more cards of the next trick."""
     g = Game("classic", seed=seed)
     g.deal()
     bot = NormalBot()
@@ -53,7 +63,9 @@ def position(seed: int, cards: int) -> tuple[list[int], int]:
         if g.phase_name in ("deal", "over"):
             raise RuntimeError("the hand ended before the position was reached")
         g.apply(bot.act(g.view(g.turn), rng))
-    return list(g.hands), g.leader
+    for _ in range(in_trick):
+        g.apply(bot.act(g.view(g.turn), rng))
+    return list(g.hands), g.leader, list(g.trick)
 
 
 # -- DDS through endplay ---------------------------------------------------------------------
@@ -62,14 +74,17 @@ def position(seed: int, cards: int) -> tuple[list[int], int]:
 def _dds() -> Any:
     try:
         from endplay.dds.solve import SolveMode, solve_board
-        from endplay.types import Deal, Denom, Player
+        from endplay.types import Card, Deal, Denom, Player
     except ImportError:
         return None
     players = (Player.north, Player.east, Player.south, Player.west)
 
-    def run(hands: list[int], leader: int, all_cards: bool) -> dict[int, int]:
+    def board(hands: list[int], leader: int, trick: list[int]) -> Any:
+        full = list(hands)
+        for k, card in enumerate(trick):  # DDS takes the deal before the trick, then its cards
+            full[(leader + k) & 3] |= 1 << card
         groups = []
-        for h in hands:
+        for h in full:
             groups.append(".".join(
                 "".join(RANK_LETTERS[r] for r in range(12, -1, -1) if h >> (s * 13 + r) & 1)
                 for s in (3, 2, 1, 0)
@@ -77,12 +92,27 @@ def _dds() -> Any:
         deal = Deal.from_pbn("N:" + " ".join(groups))
         deal.trump = Denom.spades
         deal.first = players[leader]
-        mode = SolveMode.Default if all_cards else SolveMode.OptimalOne
+        for card in trick:
+            text = card_text(card)
+            deal.play(Card(text[1] + text[0]))
+        return deal
+
+    # Two cards a hand, nothing like a benchmark deal: solving it empties DDS's table.
+    other = board([1 << 0 | 1 << 1, 1 << 2 | 1 << 3, 1 << 4 | 1 << 5, 1 << 6 | 1 << 7], 0, [])
+
+    def run(
+        hands: list[int], leader: int, trick: list[int], all_cards: bool,
+    ) -> tuple[float, dict[int, int]]:
+        """(CPU ms, {card: tricks}) of one call from an empty table, building the deal included."""
+        solve_board(other, SolveMode.OptimalOne)  # untimed: empties DDS's table
+        started = time.process_time()
+        answer = solve_board(board(hands, leader, trick),
+                             SolveMode.Default if all_cards else SolveMode.OptimalOne)
         out = {}
-        for card, tricks in solve_board(deal, mode):
+        for card, tricks in answer:
             name = str(card)
             out[parse_card(("T" if name[1:] == "10" else name[1:]) + name[0])] = tricks
-        return out
+        return (time.process_time() - started) * 1000, out
 
     return run
 
@@ -101,6 +131,7 @@ def _stats(times_ms: list[float], nodes: list[int]) -> dict[str, Any]:
     return {
         "positions": len(times_ms),
         "solved": len(solved),
+        "total_ms_solved": round(sum(solved), 1),
         "median_ms": q(0.5),
         "p95_ms": q(0.95),
         "max_ms_solved": round(max(solved), 2) if solved else None,
@@ -115,7 +146,7 @@ def _timed(task: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def measure(
-    cards: int, deals: int, dds: Any, python: bool, python_limit: int,
+    cards: int, deals: int, dds: Any, python: bool, python_limit: int, mid_trick: bool = False,
 ) -> dict[str, Any]:
     times: dict[str, list[float]] = {}
     nodes: dict[str, list[int]] = {}
@@ -127,25 +158,26 @@ def measure(
 
     disagreements = []
     for seed in range(deals):
-        hands, leader = position(seed, cards)
-        ms, result = _timed(lambda h=hands, ld=leader: solve(h, ld, (), True, backend="c"))
+        hands, leader, trick = position(seed, cards, 1 + seed % 3 if mid_trick else 0)
+        ms, result = _timed(lambda h=hands, ld=leader, t=trick: solve(h, ld, t, True, backend="c"))
         record("c/solve", ms, result.nodes)
-        ms, values = _timed(lambda h=hands, ld=leader: card_values(h, ld, (), True, backend="c"))
+        ms, values = _timed(
+            lambda h=hands, ld=leader, t=trick: card_values(h, ld, t, True, backend="c"))
         record("c/all_cards", ms)
         if max(values.values()) != result.tricks or values[result.best_card] != result.tricks:
             disagreements.append(f"seed {seed}: solve and card_values differ")
         if dds is not None:
-            ms, best = _timed(lambda h=hands, ld=leader: dds(h, ld, False))
+            ms, best = dds(hands, leader, trick, False)
             record("dds/solve", ms)
-            ms, every = _timed(lambda h=hands, ld=leader: dds(h, ld, True))
+            ms, every = dds(hands, leader, trick, True)
             record("dds/all_cards", ms)
             if every != values or max(best.values()) != result.tricks:
                 disagreements.append(f"seed {seed}: DDS differs "
                                      f"({ {card_text(c): v for c, v in every.items()} })")
         if python:
             try:
-                ms, slow = _timed(lambda h=hands, ld=leader: solve(
-                    h, ld, (), True, backend="python", node_limit=python_limit))
+                ms, slow = _timed(lambda h=hands, ld=leader, t=trick: solve(
+                    h, ld, t, True, backend="python", node_limit=python_limit))
             except SolverLimit:
                 record("python/solve", float("inf"))
             else:
@@ -156,7 +188,10 @@ def measure(
     for task in ("solve", "all_cards"):
         c, d = row.get(f"c/{task}"), row.get(f"dds/{task}")
         if c and d and c["median_ms"] and d["median_ms"]:
+            # the ratio of the medians, and of the total times (every position, same run)
             row[f"c_over_dds_{task}"] = round(c["median_ms"] / d["median_ms"], 2)
+            row[f"c_over_dds_{task}_total"] = round(
+                c["total_ms_solved"] / d["total_ms_solved"], 2)
     row["disagreements"] = disagreements
     return row
 
@@ -166,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=20, help="positions per row (default 20)")
     parser.add_argument("--cards", default="4,6,8,10,13",
                         help="cards per hand, comma-separated (default 4,6,8,10,13)")
+    parser.add_argument("--mid-trick", default="8,13",
+                        help="cards per hand of the rows also measured in the middle of a trick "
+                             "(default 8,13; '' for none)")
     parser.add_argument("--python-cards", default="4,6,8,10",
                         help="rows where the pure Python search runs too (default 4,6,8,10)")
     parser.add_argument("--python-node-limit", type=int, default=3_000_000,
@@ -178,12 +216,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     dds = None if args.no_dds else _dds()
     python_rows = {int(x) for x in args.python_cards.split(",") if x.strip()}
+    mid_rows = {int(x) for x in args.mid_trick.split(",") if x.strip()}
     rows = {}
     for text in args.cards.split(","):
         cards = int(text)
-        rows[str(cards)] = measure(cards, args.deals, dds, cards in python_rows,
-                                   args.python_node_limit)
-        print(f"{cards} cards: {json.dumps(rows[str(cards)])}", file=sys.stderr)
+        for mid in (False, True) if cards in mid_rows else (False,):
+            name = f"{cards} mid-trick" if mid else str(cards)
+            rows[name] = measure(cards, args.deals, dds, cards in python_rows,
+                                 args.python_node_limit, mid)
+            print(f"{name} cards: {json.dumps(rows[name])}", file=sys.stderr)
     out = {
         "benchmark": "solver",
         "python": platform.python_version(),
@@ -191,7 +232,9 @@ def main(argv: list[str] | None = None) -> int:
         "cpus": os.cpu_count(),
         "clock": "process CPU time",
         "dds": "endplay (DDS)" if dds is not None else None,
-        "game": "classic deals played by Normal to N cards a hand, then spades counted as broken",
+        "game": "classic deals played by Normal to N cards a hand (mid-trick: and 1-3 cards of "
+                "the next trick), then spades counted as broken",
+        "dds_table": "emptied before every timed DDS call",
         "python_node_limit": args.python_node_limit,
         "by_cards_per_hand": rows,
     }
