@@ -304,3 +304,31 @@ def test_core_agrees_with_dds_on_full_deals_in_the_middle_of_a_trick() -> None:
         want = _dds_values(hands, leader, trick)
         got = card_values(hands, leader, trick, True, False, turn & 1, backend="c")
         assert got == want, (_pbn(hands), leader, trick)
+
+
+@pytest.mark.parametrize("in_trick", [1, 2, 3])
+def test_every_cards_count_agrees_with_dds_at_8_cards_in_the_middle_of_a_trick(
+    in_trick: int,
+) -> None:
+    # The benchmark's other row (8 cards a hand, some mid-trick): random holdings here.
+    rng = random.Random(800 + in_trick)
+    for _ in range(12):
+        hands, leader, trick, _ = _random_position(rng, 8, False, True, in_trick=in_trick)
+        turn = (leader + len(trick)) & 3
+        want = _dds_values(hands, leader, trick)
+        got = card_values(hands, leader, trick, True, False, turn & 1, backend="c")
+        assert got == want, (_pbn(hands), leader, trick)
+        # The other side's count is the rest of the tricks, card by card.
+        other = card_values(hands, leader, trick, True, False, 1 - (turn & 1), backend="c")
+        assert {c: 8 - v for c, v in other.items()} == want
+
+
+def test_every_cards_count_agrees_with_the_python_search_at_8_cards_in_a_trick() -> None:
+    rng = random.Random(88)
+    for in_trick in (1, 2, 3):
+        jokers = in_trick == 2
+        hands, leader, trick, broken = _random_position(rng, 8, jokers, in_trick=in_trick)
+        side = rng.randrange(2)
+        assert card_values(hands, leader, trick, broken, jokers, side, backend="c") == \
+            card_values(hands, leader, trick, broken, jokers, side, backend="python"), \
+            (hands, leader, trick, broken, side)
