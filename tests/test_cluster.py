@@ -23,6 +23,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -77,6 +78,8 @@ class Node:
 
     def __init__(self, db: str, redis: str, *, relaxed: bool = True) -> None:
         self.db, self.redis, self.relaxed = db, redis, relaxed
+        #: Where the process writes its log (read by the tests of a clean stop).
+        self.log = Path(tempfile.mkdtemp(prefix="varaq-node-")) / "serve.log"
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -85,13 +88,13 @@ class Node:
         return f"Node({self.base})"
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "varaq.cli", "serve", "--port", str(self.port), "--db",
-             self.db, "--redis", self.redis, "--secret", SECRET,
-             *(["--relaxed-limits"] if self.relaxed else [])],
-            env=dict(os.environ, VARAQ_PACE="0"), stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "varaq.cli", "serve", "--port", str(self.port), "--db",
+                 self.db, "--redis", self.redis, "--secret", SECRET, "--log-format", "text",
+                 *(["--relaxed-limits"] if self.relaxed else [])],
+                env=dict(os.environ, VARAQ_PACE="0"), stdout=out, stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 60
         while True:
             assert self.process.poll() is None, "varaq serve exited"
@@ -409,6 +412,44 @@ def test_a_killed_owner_hands_the_table_to_the_survivor(
     sockets_reach(on_owner + on_other, final)
     for s in on_owner:
         assert s.visited[0] is a and s.visited[-1] is b, (s.person.name, s.visited)
+    for s in on_other:
+        assert s.visited == [b], (s.person.name, s.visited)  # never dropped
+    assert_every_event_once_in_order(on_owner + on_other, final)
+    db, _ = backing
+    lines = stored_lines(db, table)
+    for person in people:
+        for version, seat, action in person.accepted:
+            assert lines[version - 1] == f"{seat} {action}", (
+                person.name, version, lines[version - 1])
+    record = people[1].client.get(f"{b.base}/api/games/{table}/record").json()
+    assert_record_is_the_accepted_hand(record, db, table, people)
+
+
+def test_a_stopped_owner_hands_the_table_over_with_nothing_lost(
+    nodes: list[Node], backing: tuple[str, RedisServer],
+) -> None:
+    """SIGTERM is not a crash: the owner lets each table go under its lock, after its last
+    commit is stored, and tells the process that follows it to take it at once (no wait for
+    the heartbeat).  The people play on through the other process with nothing lost, and
+    every socket gets every event once."""
+    table, people = four_at_one_table(nodes)
+    a, b = nodes
+    on_owner = [Socket(person, table, nodes, first=a).start() for person in people]
+    on_other = [Socket(person, table, nodes).start() for person in people[1::2]]
+
+    def mid_trick() -> bool:
+        view = people[0].state(table)["view"]
+        return view["phase"] == "play" and len(view["tricks"]) >= 1 and len(view["trick"]) == 2
+
+    play_until(table, people, mid_trick)
+    a.stop()  # SIGTERM (uvicorn stops cleanly, then ends itself by the same signal)
+    assert a.process is not None and a.process.returncode in (0, -signal.SIGTERM)
+    assert "handed 1 tables to the other processes" in a.log.read_text(), a.log.read_text()
+    for person in people:
+        person.node = b
+    play_until(table, people, hand_over(people[1], table))
+    final = people[1].state(table)["version"]
+    sockets_reach(on_owner + on_other, final)
     for s in on_other:
         assert s.visited == [b], (s.person.name, s.visited)  # never dropped
     assert_every_event_once_in_order(on_owner + on_other, final)

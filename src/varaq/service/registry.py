@@ -68,6 +68,8 @@ class Tables:
         #: Told of every commit at every table (the players' results, the daily's tries…):
         #: side effects subscribe here instead of the table knowing about them.
         self.commit_listeners: list[CommitListener] = [count_results]
+        #: Set while this process stops: it takes no table and hands its own on.
+        self.leaving = False
 
     # -- the one way in ----------------------------------------------------------------------
 
@@ -85,6 +87,7 @@ class Tables:
         """Share tables with other processes: start following, claiming and heart-beating."""
         self.cluster = cluster
         cluster.on_reconnect = self._after_redis_came_back
+        await cluster.subscribe(replica.HANDOVER, self._handed_over)
         self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
 
     async def _place(self, table: Table) -> None:
@@ -100,9 +103,10 @@ class Tables:
             await self.tell_presence(table)
 
     async def claim(self, tables: list[Table]) -> None:
-        """Take the locks of these followed tables where free, and run them from here."""
+        """Take the locks of these followed tables where free, and run them from here (never
+        while this process is leaving: it hands its tables on instead)."""
         cluster = self.cluster
-        if cluster is None:
+        if cluster is None or self.leaving:
             return
         followed = [t for t in tables if t.role == "follower" and not t.retired]
         try:
@@ -357,7 +361,48 @@ class Tables:
             await cluster.locks.release(table.id)
         await table.close()
 
+    async def _handed_over(self, message: dict[str, Any]) -> None:
+        """A leaving process handed on a table nobody here or elsewhere followed: load it and
+        take it (of several processes that try, one wins; the others let it go again)."""
+        table_id = message.get("table")
+        if self.leaving or not isinstance(table_id, str):
+            return
+        try:
+            table = await self.get(table_id)
+        except Refusal as e:
+            log.warning("table %s was handed over but cannot be loaded: %s", table_id, e)
+            return
+        if table.role == "follower" and not len(table.fanout):
+            self.forget(table_id)
+
+    async def hand_over(self) -> int:
+        """This process is stopping (SIGTERM): give each table it owns to another process, one
+        at a time, and how many it gave.
+
+        Each table is let go under its own lock, so a commit under way is stored first; from
+        then on this copy only forwards (its role is ``follower``), its lock is released, and
+        the processes following it are told to take it at once, without waiting for their
+        heartbeat.  Whoever takes the lock reads the table from the store, where every
+        commit already is: the lock is never free while the newest version is only here."""
+        cluster = self.cluster
+        if cluster is None:
+            return 0
+        self.leaving = True
+        given = 0
+        for table in [t for t in self._tables.values() if t.role == "owner"]:
+            async with table.lock:
+                table.role = "follower"
+                table.driver.cancel()
+                await cluster.unsubscribe(f"varaq:req:{table.id}")
+                await cluster.locks.release(table.id)
+            await replica.hand_on(table)
+            given += 1
+        if given:
+            log.info("handed %d tables to the other processes", given)
+        return given
+
     async def close(self) -> None:
+        await self.hand_over()
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):

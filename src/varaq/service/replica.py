@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .table import Table
 
 __all__ = ["forward", "publish", "follow", "reach", "catch_up", "become_owner", "handle",
-           "MOVING"]
+           "hand_on", "MOVING", "HANDOVER"]
 
 log = logging.getLogger("varaq.service")
 
@@ -33,6 +33,8 @@ log = logging.getLogger("varaq.service")
 OWNER_WAITS = (0.1, 0.3, 0.6, 1.0)
 #: Why a request is refused while its table changes owner (the client may simply try again).
 MOVING = "this table is moving between servers; try again"
+#: The channel on which a leaving process offers a table that no other process follows.
+HANDOVER = "varaq:handover"
 #: Waits for a follower's copy to reach a forwarded answer's version (see :func:`reach`).
 REACH_PAUSES = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.3)
 
@@ -95,6 +97,17 @@ async def handle(table: Table, request: dict[str, Any]) -> None:
         await cluster.answer(request, result, version=table.version)
 
 
+async def hand_on(table: Table) -> None:
+    """A leaving process has released ``table``'s lock: its followers take it at once, and if
+    none listens, any other process may."""
+    cluster = table.tables.cluster
+    if cluster is None:
+        return
+    heard = await cluster.publish(f"varaq:ev:{table.id}", {"handover": True})
+    if not heard:
+        await cluster.publish(HANDOVER, {"table": table.id})
+
+
 async def publish(table: Table, message: dict[str, Any]) -> None:
     """An owner tells the followers what it stored (or what changed around the game)."""
     cluster = table.tables.cluster
@@ -105,6 +118,10 @@ async def publish(table: Table, message: dict[str, Any]) -> None:
 async def follow(table: Table, message: dict[str, Any]) -> None:
     """A follower applies what its owner published, and shows it to its own readers."""
     if table.role != "follower":
+        return
+    if message.get("handover"):
+        # The owner is leaving and has let go of the table: take it now, not at the heartbeat.
+        await table.tables.claim([table])
         return
     if "push" in message:
         table.fanout.to_all(message["push"])

@@ -58,6 +58,8 @@ NAMES = {"N": "Partner", "E": "East", "S": "You", "W": "West"}
 PEOPLE_KINDS = ("private", "quick")
 #: Events in a full state (a client that gives no version still sees the last moves).
 RECENT_EVENTS = 8
+#: Seconds a closing table waits for a commit under way to be stored.
+CLOSE_WAIT = 5.0
 
 
 class Committed(NamedTuple):
@@ -272,6 +274,8 @@ class Table:
         """Apply ``lines``, store them, then show them.  The caller holds the lock."""
         if self.retired:
             raise Refusal(409, "this table changed elsewhere; reload it")
+        if self.role == "follower":  # another process owns it (or is taking it over)
+            raise Refusal(503, replica.MOVING)
         game = self.game.copy() if lines else self.game
         seating = self.seating.copy() if lines else self.seating
         try:
@@ -380,9 +384,18 @@ class Table:
         await handlers.deal_if_due(self)
 
     async def close(self) -> None:
+        """Stop the table's tasks; a commit under way is stored first (the lock waits for it)."""
         if self.online is not None:
             self.online.close()
-        driver = self.driver.cancel()
+        try:
+            await asyncio.wait_for(self.lock.acquire(), CLOSE_WAIT)
+        except TimeoutError:  # a store that hangs: stop anyway (the journal decides later)
+            driver = self.driver.cancel()
+        else:
+            try:
+                driver = self.driver.cancel()
+            finally:
+                self.lock.release()
         for task in (driver, *self.hints.cancel(), *self._tasks):
             if task is not None and not task.done():
                 task.cancel()
