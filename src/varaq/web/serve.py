@@ -97,6 +97,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "per request, socket message and command)",
     )
     parser.add_argument(
+        "--pid-file", default=None, metavar="PATH",
+        help="write this process's id to PATH while it serves (scripts/rolling-restart.sh "
+             "finds the processes of a cluster this way)",
+    )
+    parser.add_argument(
         "--drop-seconds", type=float, default=None, metavar="SECONDS",
         help="seconds a person who dropped from a table of people keeps the seat before a "
              "computer player plays for them (60)",
@@ -159,8 +164,29 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.header_timeout <= 300 or not 0 < args.keep_alive <= 300:
         print("varaq serve: timeouts must be between 0 and 300 seconds", file=sys.stderr)
         return 2
-    serve(app, sock, args.forwarded_allow_ips, args.header_timeout, args.keep_alive)
+    if args.pid_file:
+        try:
+            with open(args.pid_file, "w") as out:
+                out.write(f"{os.getpid()}\n")
+        except OSError as e:
+            print(f"varaq serve: cannot write the pid file: {e.strerror}", file=sys.stderr)
+            return 2
+    try:
+        serve(app, sock, args.forwarded_allow_ips, args.header_timeout, args.keep_alive)
+    finally:
+        if args.pid_file:
+            _remove_pid_file(args.pid_file)
     return 0
+
+
+def _remove_pid_file(path: str) -> None:
+    """Remove the pid file if it still names this process (a restarted one may own it now)."""
+    try:
+        with open(path) as f:
+            if f.read().strip() == str(os.getpid()):
+                os.remove(path)
+    except OSError:
+        pass
 
 
 def bind(host: str, port: int) -> socket.socket:
