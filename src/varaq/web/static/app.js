@@ -23,7 +23,7 @@ import { showLobby as showLobbyUntyped, wireLobby } from "./lobby.js";
 import { fillCustom, loadPresets, rulesFromForm } from "./newgame.js";
 import { announce, cardNote, toast } from "./notices.js";
 import {
-  autoWords, concedeNeedsPartner, drawBubbles, drawOnline, markAuto, markLastTrick,
+  autoWords, concedeNeedsPartner, drawOnline, markAuto, markLastTrick,
   reactOnline, resetOnline, wireOnline,
 } from "./online.js";
 import { buildBidGrid, cardsToPass, drawPanel } from "./panel.js";

@@ -22,8 +22,6 @@ import {
 } from "./store.js";
 import { drawBadges } from "./table.js";
 
-export { PHRASES };
-
 /** @typedef {import("./store.js").State} State */
 /** @typedef {import("./store.js").View} View */
 /** @typedef {import("./store.js").GameEvent} GameEvent */
