@@ -22,7 +22,10 @@ from . import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("varaq.web.serve", "start the web table (http://127.0.0.1:8000)"),
     "play": ("varaq.play", "play a match in the terminal, you at South (--daily: a daily)"),
-    "db": ("varaq.service.dbcli", "upgrade, prune or check the server's database"),
+    "db": ("varaq.service.dbcli", "upgrade, prune, check, back up or restore the server's "
+           "database"),
+    "admin": ("varaq.service.admin", "accounts, bans, password resets, live tables and the "
+              "audit log, in the server's database"),
     "replay": ("varaq.replay", "check a game record and print its scores"),
     "arena": ("varaq.arena", "play computer players against each other in duplicate"),
     "analyse": ("varaq.analysis", "solve a record's hands double dummy and show each card's cost"),
