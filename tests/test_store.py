@@ -225,7 +225,7 @@ def test_the_sessions_migration_runs_on_sqlite_over_a_database_with_people(
         db.execute("insert into users (name, name_key, password, created, played, won)"
                    " values ('Ana', 'ana', 'x', '2026-01-01 00:00:00', 0, 0)")
     store = Store(f"sqlite:///{path}")
-    assert current(store.engine) == HEAD == "0004"
+    assert current(store.engine) == HEAD
     tables, columns, indexes = _session_tables(path)
     assert "sessions" in tables
     assert columns == {"id_hash", "user_id", "created", "last_seen", "expires", "ended", "agent"}
@@ -237,6 +237,40 @@ def test_the_sessions_migration_runs_on_sqlite_over_a_database_with_people(
     live = store.live_session("a" * 64, now)
     assert live is not None and live.user_id == user.id and live.expires > now
     store.close()
+
+
+def test_the_admin_migration_keeps_people_and_adds_bans_codes_and_the_audit(
+    tmp_path: Path,
+) -> None:
+    """Revision 0005 over a 0004 database with a person in it: the person stays, not
+    suspended; ``reset_codes`` and ``audit`` exist; and it goes back down cleanly."""
+    from varaq.service.migrations import upgrade
+    from varaq.service.store import make_engine
+
+    path = tmp_path / "g.db"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine, "0004")
+    with sqlite3.connect(path) as db:
+        db.execute("insert into users (name, name_key, password, created, played, won)"
+                   " values ('Ana', 'ana', 'x', '2026-01-01 00:00:00', 3, 1)")
+    assert upgrade(engine) == "0004"
+    assert current(engine) == HEAD == "0005"
+    with sqlite3.connect(path) as db:
+        tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
+        users = db.execute("select name, played, banned, ban_reason from users").fetchall()
+    assert {"reset_codes", "audit"} <= tables
+    assert users == [("Ana", 3, None, None)]
+    from alembic import command
+
+    from varaq.service.migrations import _config
+
+    with engine.begin() as connection:
+        command.downgrade(_config(connection), "0004")  # type: ignore[arg-type]
+    with sqlite3.connect(path) as db:
+        tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
+        columns = {r[1] for r in db.execute("pragma table_info(users)")}
+    assert not {"reset_codes", "audit"} & tables and "banned" not in columns
+    engine.dispose()
 
 
 def test_sessions_end_expire_and_are_pruned(tmp_path: Path) -> None:

@@ -15,7 +15,9 @@ caller awaits its append before it tells anyone about the move, so whatever a pl
 been shown is stored.
 
 People are ``users`` rows, and each of their sign-ins a ``sessions`` row keyed by a hash of its
-id (:mod:`varaq.web.sessions`), so that any process can end a session.
+id (:mod:`varaq.web.sessions`), so that any process can end a session.  What an operator does
+(``varaq admin``: suspending an account, a password-reset code, closing a table) is rows as
+well — ``users.banned``, ``reset_codes``, ``audit`` — since it is done with no server running.
 
 Schema changes are Alembic migrations (``migrations/``), applied when the store opens (or by
 ``varaq db upgrade``).  A 0.1.0 database (one ``games`` row per game holding a whole journal)
@@ -63,7 +65,7 @@ from sqlalchemy.pool import StaticPool
 __all__ = [
     "Store", "StoredTable", "StaleWrite", "StoreError", "Append", "Appender", "LoopAppender",
     "Checkpointer", "make_appender", "UserRow", "LessonRow", "SessionRow", "LiveSession",
-    "TableRow", "EntryRow", "SeatRow", "default_db_url", "data_dir",
+    "TableRow", "EntryRow", "SeatRow", "ResetCodeRow", "AuditRow", "default_db_url", "data_dir",
 ]
 
 log = logging.getLogger("varaq.store")
@@ -101,7 +103,7 @@ class TableRow(Base):
     start: Mapped[Any] = mapped_column(JSON)
     #: Table options: bots fill empty seats, turn timer, pace, daily date…
     options: Mapped[Any] = mapped_column(JSON)
-    #: ``seating``, ``playing`` or ``over``.
+    #: ``seating``, ``playing``, ``over``, or ``closed`` (by an administrator).
     status: Mapped[str] = mapped_column(String(16))
     version: Mapped[int] = mapped_column(Integer)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -132,6 +134,46 @@ class UserRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     played: Mapped[int] = mapped_column(Integer, default=0)
     won: Mapped[int] = mapped_column(Integer, default=0)
+    #: When an administrator suspended the account (null: it is not suspended).
+    banned: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: Why, in the words the person is shown.
+    ban_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+
+class ResetCodeRow(Base):
+    """A one-time password-reset code an operator handed out (``varaq admin reset-password``).
+    Only its SHA-256 is kept, so a copy of the database holds no usable code."""
+
+    __tablename__ = "reset_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id", ondelete="CASCADE"))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When it was used, or made void by a newer code (null: still usable until it expires).
+    used: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (Index("ix_reset_codes_user_id", "user_id"),)
+
+
+class AuditRow(Base):
+    """One administrative act: who, when, what, to which account or table, and why."""
+
+    __tablename__ = "audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The operator: ``--by NAME`` or the operating-system user who ran the command.
+    actor: Mapped[str] = mapped_column(String(64))
+    #: ``ban``, ``unban``, ``reset-password``, ``end-sessions``, ``close-table``.
+    action: Mapped[str] = mapped_column(String(32))
+    #: The account's name or the table's id.
+    target: Mapped[str] = mapped_column(String(64))
+    reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    #: What the act did, in a few words ("ended 2 sessions").
+    detail: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+    __table_args__ = (Index("ix_audit_at", "at"),)
 
 
 class SessionRow(Base):
@@ -394,17 +436,28 @@ class Store:
             return int(session.scalar(select(func.count()).select_from(TableRow)) or 0)
 
     def prune(self, older_than: timedelta) -> int:
-        """Delete unfinished tables nobody has touched for ``older_than``; finished ones stay."""
+        """Delete unfinished tables nobody has touched for ``older_than``; finished ones stay,
+        and so do tables an administrator closed (the record of why is worth keeping)."""
         cutoff = _now() - older_than
         with Session(self.engine) as session, session.begin():
             ids = session.scalars(
-                select(TableRow.id).where(TableRow.status != "over", TableRow.updated < cutoff)
+                select(TableRow.id).where(TableRow.status.not_in(("over", "closed")),
+                                          TableRow.updated < cutoff)
             ).all()
             for chunk in _chunks(list(ids), 500):
                 session.execute(delete(EntryRow).where(EntryRow.table_id.in_(chunk)))
                 session.execute(delete(SeatRow).where(SeatRow.table_id.in_(chunk)))
                 session.execute(delete(TableRow).where(TableRow.id.in_(chunk)))
             return len(ids)
+
+    def closed_since(self, moment: datetime) -> list[str]:
+        """The ids of the tables closed by an administrator and changed after ``moment``: one
+        query on the (status, updated) index, however many tables a process holds."""
+        with self.engine.connect() as connection:
+            return list(connection.scalars(
+                select(TableRow.id).where(TableRow.status == "closed",
+                                          TableRow.updated > moment)
+            ).all())
 
     # -- sessions ----------------------------------------------------------------------------
 
@@ -521,6 +574,40 @@ class Store:
     def user_by_key(self, name_key: str) -> UserRow | None:
         with Session(self.engine, expire_on_commit=False) as session:
             return session.scalar(select(UserRow).where(UserRow.name_key == name_key))
+
+    def suspension(self, user_id: int) -> str | None:
+        """Why the account is suspended (``None``: it is not, or does not exist)."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(UserRow.banned, UserRow.ban_reason).where(UserRow.id == user_id)
+            ).first()
+        if row is None or row[0] is None:
+            return None
+        return str(row[1] or "no reason was given")
+
+    def use_reset_code(self, user_id: int, code_hash: str, password_hash: str,
+                       now: datetime) -> int | None:
+        """Spend a password-reset code: set the new password and end every session of the
+        person, in one transaction.  How many sessions ended, or ``None`` when the code is not
+        this person's, was used, or has expired (then nothing changes)."""
+        with self.engine.begin() as connection:
+            spent = connection.execute(
+                update(ResetCodeRow).where(
+                    ResetCodeRow.code_hash == code_hash, ResetCodeRow.user_id == user_id,
+                    ResetCodeRow.used.is_(None), ResetCodeRow.expires > now,
+                ).values(used=now)
+            )
+            if spent.rowcount != 1:
+                return None
+            connection.execute(
+                update(UserRow).where(UserRow.id == user_id).values(password=password_hash)
+            )
+            ended = connection.execute(
+                update(SessionRow).where(SessionRow.user_id == user_id,
+                                         SessionRow.ended.is_(None), SessionRow.expires > now)
+                .values(ended=now)
+            )
+            return int(ended.rowcount or 0)
 
     def set_password(self, user_id: int, password_hash: str) -> None:
         with Session(self.engine) as session, session.begin():
