@@ -39,8 +39,10 @@ install() {
     say "$name"
     "$py" -m venv "$work/$name"
     local vpy="$work/$name/bin/python"
-    env "${envs[@]}" "$vpy" -m pip install -q --disable-pip-version-check "$@" \
+    env "${envs[@]}" "$vpy" -m pip install -v --disable-pip-version-check "$@" \
         >"$work/$name.log" 2>&1 || { tail -30 "$work/$name.log"; exit 1; }
+    # What setup.py said when the core could not be compiled (nothing when it could).
+    grep -o 'varaq: the compiled solver was not built.*' "$work/$name.log" | head -1 || true
     local line
     line="$(cd "$work" && "$work/$name/bin/varaq" --version)"
     echo "$line"
