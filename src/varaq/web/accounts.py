@@ -6,6 +6,7 @@
 | ``POST /api/account/signin`` | ``{"name", "password"}`` | ``ACCOUNT``, signed in |
 | ``POST /api/account/signout`` | none | ``{"signed_in": false}`` |
 | ``POST /api/account/signout-everywhere`` | none | ``{"signed_in": false, "ended": n}`` |
+| ``POST /api/account/reset`` | ``{"name", "code", "password"}`` | ``{"reset": true}`` |
 | ``GET /api/account`` | | ``ACCOUNT`` or ``{"signed_in": false}`` |
 
 ``ACCOUNT`` is ``{"signed_in": true, "id", "name", "played", "won", "tables": [...]}``: the
@@ -16,18 +17,25 @@ and signing out everywhere ends every session of that person, on every device.  
 attempts are limited per name and address, per address, and loosely per name
 (:meth:`~varaq.service.ratelimit.RateLimits.sign_in`: a stranger's wrong guesses cannot keep
 the owner out); new accounts per address (429 with a sentence).
+
+A suspended account (``varaq admin ban``) is refused at sign-in with the administrator's
+reason (403).  ``POST /api/account/reset`` spends a one-time code from ``varaq admin
+reset-password``: the password changes and every session of that person ends (they sign in
+again with the new one).  Its attempts count against the sign-in limits, so codes cannot be
+guessed faster than passwords.
 """
 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..service.accounts import Account, clean_name
+from ..service.accounts import Account, check_active, clean_name
 from ..service.errors import Refusal
 from .games import body_of, tables_of
 from .requests import Json, client_address
@@ -61,7 +69,16 @@ async def profile(request: Request, user_id: int) -> dict[str, Any]:
 
 async def _answer(request: Request, account: Account, status: int = 200) -> Response:
     response = Json(await profile(request, account.id), status_code=status)
-    await request.app.state.identity.sign_in(request, response, account.id)
+    identity = request.app.state.identity
+    await identity.sign_in(request, response, account.id)
+    try:
+        # A suspension that landed while the password was being checked ended every session
+        # but this new one: look once more now that the session exists.
+        await check_active(tables_of(request).store, account.id)
+    except Refusal:
+        store = tables_of(request).store
+        await asyncio.to_thread(store.end_sessions_of, account.id, datetime.now(UTC))
+        raise
     tables_of(request).user_names[account.id] = account.name
     return response
 
@@ -110,6 +127,27 @@ async def sign_out_everywhere(request: Request) -> Response:
     return response
 
 
+async def reset(request: Request) -> Response:
+    """A new password with a one-time code from an operator; every session of the person
+    ends (this browser signs in afresh with the new password)."""
+    body = await body_of(request)
+    try:
+        _, key = clean_name(body.get("name"))
+    except Refusal:
+        key = ""
+    attempt = await tables_of(request).limits.sign_in(key, client_address(request))
+    try:
+        await request.app.state.accounts.reset_password(
+            body.get("name"), body.get("code"), body.get("password"))
+    except Refusal:
+        await attempt.failed()
+        raise
+    finally:
+        attempt.release()
+    await attempt.succeeded()
+    return Json({"reset": True})
+
+
 async def me(request: Request) -> Response:
     user_id = request.app.state.identity.user_id(request)
     if user_id is None:
@@ -123,4 +161,5 @@ routes: list[BaseRoute] = [
     Route("/api/account/signin", sign_in, methods=["POST"]),
     Route("/api/account/signout", sign_out, methods=["POST"]),
     Route("/api/account/signout-everywhere", sign_out_everywhere, methods=["POST"]),
+    Route("/api/account/reset", reset, methods=["POST"]),
 ]
