@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..engine import DEAL
+from .accounts import check_active
 from .commands import Asker, Command, Kind
 from .errors import Refusal
 from .journal import Line
@@ -31,7 +32,9 @@ Handler = Callable[["Table", Command, Asker], Awaitable[Any]]
 
 
 async def execute(table: Table, command: Command, asker: Asker) -> Any:
-    """Carry out ``command`` for ``asker`` at ``table`` (this process runs the table)."""
+    """Carry out ``command`` for ``asker`` at ``table`` (this process runs the table).  At a
+    table an administrator closed, every command is refused with the reason."""
+    table.refuse_if_closed()
     return await _HANDLERS[command.kind](table, command, asker)
 
 
@@ -142,6 +145,7 @@ async def _join(table: Table, command: Command, asker: Asker) -> int:
     it a person may take a seat the host left open."""
     user = _person(asker)
     name = await _name(table, user)
+    await check_active(table.tables.store, user)
     async with table.lock:
         seat = table.seating.seat_of(user)
         if seat is not None:

@@ -12,6 +12,8 @@ The journal is the table's one history.  Each stored ``entries`` row is one line
 ``sit W bot``        a computer player takes seat W
 ``leave E``          seat E is open again
 ``start``            the match begins (the first ``deal`` follows)
+``close``            an administrator closed the table (``varaq admin close-table``): the
+                     last line a table can have; the reason is in the table's options
 ===================  ==================================================================
 
 Rebuilding a table is reading its lines in order (:func:`replay`): the game actions are pushed
@@ -50,7 +52,7 @@ class JournalError(ValueError):
 class Line(NamedTuple):
     """One journal line, read."""
 
-    #: ``deal``, ``act``, ``concede``, ``sit``, ``leave`` or ``start``.
+    #: ``deal``, ``act``, ``concede``, ``sit``, ``leave``, ``start`` or ``close``.
     kind: str
     #: The seat acting, sitting or leaving; the conceding side for ``concede``; else -1.
     seat: int = -1
@@ -98,6 +100,8 @@ def read_line(text: str) -> Line:
         return Line("deal")
     if text == "start":
         return Line("start")
+    if text == "close":
+        return Line("close")
     if head == "concede" and len(words) == 2 and words[1] in SIDE_NAMES:
         return Line("concede", SIDE_NAMES.index(words[1]))
     if head == "sit" and len(words) == 3 and words[1] in SEAT_LETTERS:

@@ -14,6 +14,10 @@ A person's status says how long they have waited, how many are in the queue, and
 seated — the table to go to (kept for a while, so a page that polls late still finds it).
 The queue lives in this process; :class:`QuickMatch` is small on purpose so that several
 processes can share one (in Redis) behind the same few verbs.
+
+A suspended person cannot queue (the route asks their account first), and one suspended while
+waiting is dropped when their group sits down: the table is not made
+(:class:`~.accounts.Suspended` names them) and the others go back to the front.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .accounts import Suspended
 from .errors import Refusal
 
 __all__ = ["QuickMatch", "SharedQuickMatch", "Waiting", "TICK", "MAX_WAIT"]
@@ -140,6 +145,9 @@ class QuickMatch(_Ticking):
             self.seating = group
             try:
                 table = await self._seat([(w.user_id, w.name) for w in group])
+            except Suspended as e:  # the others wait at the front again, without them
+                self.queue = [w for w in group if w.user_id not in e.user_ids] + self.queue
+                return
             except Exception as e:  # storage failed: they wait at the front again
                 log.error("seating a quick match failed: %s", e)
                 self.queue = group + self.queue
@@ -234,9 +242,17 @@ class SharedQuickMatch(_Ticking):
                 try:
                     table = await self._seat([(w.user_id, w.name) for w in group])
                 except Exception as e:
-                    log.error("seating a quick match failed: %s", e)
-                    await self.redis.zadd(self.QUEUE, {i: w.since for i, w in zip(ids, group,
-                                                                              strict=True)})
+                    gone = e.user_ids if isinstance(e, Suspended) else ()
+                    if not gone:
+                        log.error("seating a quick match failed: %s", e)
+                    back = {i: w.since for i, w in zip(ids, group, strict=True)
+                            if w.user_id not in gone}
+                    for w in group:
+                        if w.user_id not in gone:
+                            await self.redis.hset(self.PEOPLE, str(w.user_id), json.dumps(
+                                {"name": w.name, "bots_after": w.bots_after}))
+                    if back:
+                        await self.redis.zadd(self.QUEUE, back)
                     await self.redis.delete(*[f"varaq:quick:seating:{i}" for i in ids])
                     continue
                 for uid in ids:

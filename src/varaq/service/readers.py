@@ -35,7 +35,7 @@ def event_json(version: int, step: Step, reader: int | None) -> dict[str, Any]:
     """One step as ``reader`` may see it (docs/protocol.md, EVENT)."""
     line = step.line
     kind = line.kind
-    if kind in ("sit", "leave", "start"):
+    if kind in ("sit", "leave", "start", "close"):
         return {
             "version": version, "kind": kind,
             "seat": SEAT_LETTERS[line.seat] if line.seat >= 0 else None,

@@ -4,6 +4,11 @@ With several processes (:mod:`.cluster`), the registry also decides which tables
 owns: a table it loads is its own if it can take the table's lock, and it follows the owner's
 events otherwise; every second it tries the locks of the tables it follows, so a table whose
 owner died is taken over.
+
+An administrator closes a table in the database, with no server involved (``varaq admin
+close-table``); every few seconds (:data:`CLOSED_CHECK`) the registry asks the store which
+tables were closed lately, and a table it holds among them is reloaded, so the people at it
+see the reason at once (:meth:`Tables.check_closed`).
 """
 
 from __future__ import annotations
@@ -14,11 +19,13 @@ import functools
 import logging
 import secrets
 from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..rules import Rules, RulesError
 from ..seats import S
 from . import metrics, replica
+from .accounts import Suspended
 from .botpool import BotPool
 from .cluster import HEARTBEAT, Cluster
 from .commands import LIMIT_OF, Asker, Kind, parse_command
@@ -45,6 +52,11 @@ __all__ = ["Tables"]
 
 log = logging.getLogger("varaq.service")
 
+#: Seconds between two looks for tables an administrator closed.
+CLOSED_CHECK = 2.0
+#: How far back a look reaches: generous, since the administrator's clock writes the time.
+CLOSED_LOOKBACK = timedelta(minutes=10)
+
 
 class Tables:
     """All tables of this server process: created here, loaded from the store on first use."""
@@ -65,6 +77,7 @@ class Tables:
         #: The other processes, when there are several (``varaq serve --redis``).
         self.cluster: Cluster | None = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self._closed_watch: asyncio.Task[None] | None = None
         #: Told of every commit at every table (the players' results, the daily's tries…):
         #: side effects subscribe here instead of the table knowing about them.
         self.commit_listeners: list[CommitListener] = [count_results]
@@ -154,6 +167,42 @@ class Tables:
             except Exception:
                 log.exception("the cluster heartbeat failed")
 
+    async def check_closed(self) -> list[str]:
+        """Reload the tables in memory that an administrator closed since this process read
+        them: the readers get the ``close`` event and the table with its reason, and the table
+        stops (no computer player, no timer).  The ids reloaded."""
+        open_ids = {i for i, t in self._tables.items() if t.closed is None}
+        if not open_ids:
+            return []
+        since = datetime.now(UTC) - CLOSED_LOOKBACK
+        closed = await asyncio.to_thread(self.store.closed_since, since)
+        done: list[str] = []
+        for table_id in sorted(open_ids.intersection(closed)):
+            table = self._tables.get(table_id)
+            if table is None or table.closed is not None:
+                continue
+            await replica.catch_up(table)
+            if table.closed is None:
+                continue
+            table.retired = True
+            table.driver.cancel()
+            if table.online is not None:
+                table.online.close()
+            table.fanout.table_changed()
+            log.info("table %s: closed by an administrator", table_id)
+            done.append(table_id)
+        return done
+
+    async def _watch_closed(self) -> None:
+        while True:
+            await asyncio.sleep(CLOSED_CHECK)
+            try:
+                await self.check_closed()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the database is away: the next look will do
+                log.warning("looking for closed tables failed: %s", e)
+
     async def _after_redis_came_back(self) -> None:
         """Messages may have been lost while Redis was away: followers read the store."""
         for table in list(self._tables.values()):
@@ -237,6 +286,11 @@ class Tables:
             seats[seat] = user_id
         lines += [Line("sit", s, who="bot") for s in order[len(people):]]
         lines += [Line("start"), Line("deal")]
+        # Someone suspended while they waited does not sit down (the queue drops them).
+        suspended = [uid for uid in seats.values()
+                     if await asyncio.to_thread(self.store.suspension, uid) is not None]
+        if suspended:
+            raise Suspended("suspended while waiting", tuple(suspended))
         return await self.create(info, seating, lines, seats=seats)
 
     async def again(self, table: Table, user_id: int) -> Table:
@@ -338,6 +392,8 @@ class Tables:
                 if len(self._tables) < limit // 2:
                     break
         self._tables[table.id] = table
+        if self._closed_watch is None:
+            self._closed_watch = asyncio.get_running_loop().create_task(self._watch_closed())
 
     def __len__(self) -> int:
         return len(self._tables)
@@ -403,10 +459,11 @@ class Tables:
 
     async def close(self) -> None:
         await self.hand_over()
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._heartbeat
+        for task in (self._heartbeat, self._closed_watch):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for table in list(self._tables.values()):
             await table.close()
         self._tables.clear()

@@ -91,8 +91,9 @@ class Table:
         self.tables = tables
         self.lock = asyncio.Lock()
         #: Set when the registry dropped this table, or the stored table moved on without it
-        #: (another process wrote it): it must not change anything any more.
-        self.retired = False
+        #: (another process wrote it), or an administrator closed it: it must not change
+        #: anything any more.
+        self.retired = self.closed is not None
         #: Each reader's view JSON at the version it was built for: a move is sent to the
         #: socket and answered to the request with the same view, built once.
         self._views: dict[int | None, tuple[int, dict[str, Any]]] = {}
@@ -145,7 +146,24 @@ class Table:
         return self.info.level
 
     @property
+    def closed(self) -> str | None:
+        """Why an administrator closed this table (``varaq admin close-table``), or ``None``.
+        A ``close`` line is the last a table can have."""
+        if not self.steps or self.steps[-1].line.kind != "close":
+            return None
+        about = self.info.options.get("closed")
+        reason = about.get("reason") if isinstance(about, dict) else None
+        return str(reason or "no reason was given")
+
+    def refuse_if_closed(self) -> None:
+        closed = self.closed
+        if closed is not None:
+            raise Refusal(409, f"this table was closed by an administrator: {closed}")
+
+    @property
     def status(self) -> str:
+        if self.closed is not None:
+            return "closed"
         if self.game.is_over:
             return "over"
         return "playing" if self.seating.started else "seating"
@@ -219,6 +237,9 @@ class Table:
             doc.update(self.online.state_json())
         if self.info.kind == "daily":
             doc["daily"] = {k: self.info.options.get(k) for k in ("date", "late", "counted")}
+        closed = self.closed
+        if closed is not None:
+            doc["closed"] = {"reason": closed}
         return doc
 
     def state(self, reader: int | None, since: int | None = None) -> dict[str, Any]:
@@ -272,6 +293,7 @@ class Table:
         self, lines: list[Line], refusal_status: int, *, values: Mapping[str, Any] | None = None,
     ) -> list[Step]:
         """Apply ``lines``, store them, then show them.  The caller holds the lock."""
+        self.refuse_if_closed()
         if self.retired:
             raise Refusal(409, "this table changed elsewhere; reload it")
         if self.role == "follower":  # another process owns it (or is taking it over)
