@@ -76,10 +76,10 @@ static inline u16 at_or_above(u16 bit) { return (u16)~(bit - 1u); }
 static inline u16 above(u16 bit) { return (u16)~((bit << 1) - 1u); }
 
 typedef struct {
-    /* Per suit, the owners of its top k cards as two bit planes (see `Planes`) shifted down
-     * past the n - k other cards: `shift` = n - k, where n, the cards left in the suit, is the
-     * same for every position of a bucket. */
-    u16 top0[4], top1[4];
+    /* Per suit, the owners of its top k cards, two bits a card (see `Planes`), shifted down
+     * past the n - k other cards: `shift` = 2 (n - k), where n, the cards left in the suit, is
+     * the same for every position of a bucket. */
+    u32 top[4];
     uint8_t shift[4];
     int8_t lower, upper;
     /* the lead that last settled a question here: its suit (NOSUIT: none) and its place among
@@ -87,11 +87,11 @@ typedef struct {
     uint8_t move_suit, move_index;
 } Entry;
 
-/* Who holds each remaining card of a suit, as two bit planes over the remaining cards packed
- * from the lowest up (bit i: the i-th lowest remaining card): plane 0 is set for East and West,
- * plane 1 for South and West.  The top k owners are the top k bits of both planes. */
+/* Who holds each remaining card of a suit, two bits a card over the remaining cards packed
+ * from the lowest up (bits 2i and 2i + 1: the seat of the i-th lowest remaining card, 0 North
+ * to 3 West).  The top k owners are the top 2k bits. */
 typedef struct {
-    u16 p0[4], p1[4];
+    u32 own[4];
     uint8_t n[4];
 } Planes;
 
@@ -121,6 +121,8 @@ typedef struct {
     /* the position being searched */
     u16 hand[4][4]; /* [seat][suit] */
     u16 rem[4];     /* cards still in the hands, per suit */
+    u64 lengths;    /* the length of each suit in each hand, as lengths_key() counts them */
+    int count[4];   /* the cards of each hand */
     int leader, broken, ntrick;
     int tsuit[4];
     u16 tbit[4];
@@ -219,7 +221,15 @@ static inline u64 lengths_key(const Core *c) {
 /* compress8[m][x]: the bits of x where m is set, packed to the bottom (a byte at a time). */
 static uint8_t compress8[256][256];
 
+/* spread8[x]: the bits of x spaced out to every other bit (bit i to bit 2i). */
+static u16 spread8[256];
+
 static void init_compress(void) {
+    for (int x = 0; x < 256; x++) {
+        int out = 0;
+        for (int b = 0; b < 8; b++) out |= (x >> b & 1) << (2 * b);
+        spread8[x] = (u16)out;
+    }
     for (int m = 0; m < 256; m++)
         for (int x = 0; x < 256; x++) {
             int out = 0, k = 0;
@@ -234,11 +244,14 @@ static inline u16 compress16(u16 x, u16 m) {
                  (unsigned)compress8[m >> 8][x >> 8] << popcount16((u16)(m & 0xFF)));
 }
 
+static inline u32 spread16(u16 x) { return spread8[x & 0xFF] | (u32)spread8[x >> 8] << 16; }
+
 static inline void planes_of(const Core *c, Planes *pl) {
     for (int s = 0; s < 4; s++) {
         u16 rem = c->rem[s];
-        pl->p0[s] = compress16(c->hand[1][s] | c->hand[3][s], rem);
-        pl->p1[s] = compress16(c->hand[2][s] | c->hand[3][s], rem);
+        u16 p0 = compress16(c->hand[1][s] | c->hand[3][s], rem);
+        u16 p1 = compress16(c->hand[2][s] | c->hand[3][s], rem);
+        pl->own[s] = spread16(p0) | spread16(p1) << 1;
         pl->n[s] = (uint8_t)popcount16(rem);
     }
 }
@@ -254,9 +267,11 @@ static inline u16 top_cards(u16 rem, int k) {
     return out;
 }
 
-static inline int tricks_left(const Core *c, int seat) {
-    return popcount16(c->hand[seat][0]) + popcount16(c->hand[seat][1]) +
-           popcount16(c->hand[seat][2]) + popcount16(c->hand[seat][3]);
+static inline int tricks_left(const Core *c, int seat) { return c->count[seat]; }
+
+/* The nibble of lengths_key() that counts one suit of one hand. */
+static inline u64 length_unit(int seat, int suit) {
+    return (u64)1 << (4 * (15 - (seat * 4 + suit)));
 }
 
 /* Index in the trick of the card winning it so far, and whether that card beat a card of its
@@ -391,21 +406,16 @@ static int gen_moves(const Core *c, Move *moves, int pref_suit, u16 pref_bit) {
     for (int s = first; s <= last; s++) {
         u16 mine = h[s];
         if (!mine) continue;
-        u16 all = c->rem[s] | in_trick[s];
-        /* runs, from the lowest card up */
+        /* the other cards still in play (or in this trick): a run of mine ends below the
+         * lowest of them above its lowest card */
+        u16 others = (u16)((c->rem[s] | in_trick[s]) & ~mine);
         u16 left = mine;
         while (left) {
             u16 lo = lowbit(left);
-            u16 top = lo;
-            for (;;) {
-                u16 higher = all & above(top);
-                if (!higher) break;
-                u16 nb = lowbit(higher);
-                if (!(mine & nb)) break;
-                top = nb;
-            }
-            /* clear the run from `left` */
-            left &= (u16)~((u16)((top << 1) - lo));
+            u16 stop = lowbit((u16)(others & ~((lo << 1) - 1u)));
+            u16 run = (u16)(left & (stop ? (u16)(stop - 1u) : 0xFFFFu));
+            u16 top = highbit(run);
+            left ^= run;
             Move *m = &moves[n++];
             m->suit = (int8_t)s;
             m->bit = lo;
@@ -555,6 +565,8 @@ static int try_move(Core *c, int suit, u16 bit, int need, u16 *rel) {
     int old_broken = c->broken;
     c->hand[turn][suit] ^= bit;
     c->rem[suit] ^= bit;
+    c->lengths -= length_unit(turn, suit);
+    c->count[turn]--;
     c->tsuit[c->ntrick] = suit;
     c->tbit[c->ntrick] = bit;
     c->ntrick++;
@@ -584,6 +596,8 @@ static int try_move(Core *c, int suit, u16 bit, int need, u16 *rel) {
     c->broken = old_broken;
     c->hand[turn][suit] ^= bit;
     c->rem[suit] ^= bit;
+    c->lengths += length_unit(turn, suit);
+    c->count[turn]++;
     return res;
 }
 
@@ -604,21 +618,19 @@ static int last_trick(Core *c, int need, u16 *rel) {
 
 static void tt_store(Core *c, u64 lengths, u32 extra, const Planes *pl, const u16 *rel,
                      int need, int result, int move_suit, int move_index) {
-    u16 top0[4], top1[4];
+    u32 top[4];
     uint8_t shift[4];
     for (int s = 0; s < 4; s++) {
         int k = 0;
         if (rel[s]) k = popcount16(c->rem[s] & at_or_above(lowbit(rel[s])));
-        shift[s] = (uint8_t)(pl->n[s] - k);
-        top0[s] = (u16)(pl->p0[s] >> shift[s]);
-        top1[s] = (u16)(pl->p1[s] >> shift[s]);
+        shift[s] = (uint8_t)(2 * (pl->n[s] - k));
+        top[s] = shift[s] < 32 ? pl->own[s] >> shift[s] : 0;
     }
     Bucket *b = tt_slot(c, lengths, extra);
     if (!b) return;
     for (u32 i = b->start; i < b->start + b->count; i++) {
         Entry *e = &c->entries[i];
-        if (!memcmp(e->shift, shift, sizeof shift) && !memcmp(e->top0, top0, sizeof top0) &&
-            !memcmp(e->top1, top1, sizeof top1)) {
+        if (!memcmp(e->shift, shift, sizeof shift) && !memcmp(e->top, top, sizeof top)) {
             if (result) {
                 if (need > e->lower) e->lower = (int8_t)need;
             } else if (need - 1 < e->upper) {
@@ -662,8 +674,7 @@ static void tt_store(Core *c, u64 lengths, u32 extra, const Planes *pl, const u1
         }
     }
     Entry *e = &c->entries[b->start + b->count++];
-    memcpy(e->top0, top0, sizeof top0);
-    memcpy(e->top1, top1, sizeof top1);
+    memcpy(e->top, top, sizeof top);
     memcpy(e->shift, shift, sizeof shift);
     e->lower = result ? (int8_t)need : 0;
     e->upper = result ? 15 : (int8_t)(need - 1); /* 15: above any count of tricks */
@@ -723,21 +734,17 @@ static int search(Core *c, int need, u16 *rel) {
             int settled = bounds(c, turn, left, need, rel);
             if (settled >= 0) return settled;
         }
-        lengths = lengths_key(c);
+        lengths = c->lengths;
         extra = (u32)turn | (u32)c->broken << 2 | 8u;
         planes_of(c, &pl);
         Bucket *b = tt_find(c, lengths, extra);
         if (b) {
             for (u32 i = b->start + b->count; i-- > b->start;) {
                 Entry *e = &c->entries[i];
-                if ((pl.p0[0] >> e->shift[0]) != e->top0[0] ||
-                    (pl.p1[0] >> e->shift[0]) != e->top1[0] ||
-                    (pl.p0[1] >> e->shift[1]) != e->top0[1] ||
-                    (pl.p1[1] >> e->shift[1]) != e->top1[1] ||
-                    (pl.p0[2] >> e->shift[2]) != e->top0[2] ||
-                    (pl.p1[2] >> e->shift[2]) != e->top1[2] ||
-                    (pl.p0[3] >> e->shift[3]) != e->top0[3] ||
-                    (pl.p1[3] >> e->shift[3]) != e->top1[3])
+                if ((pl.own[0] >> e->shift[0]) != e->top[0] ||
+                    (pl.own[1] >> e->shift[1]) != e->top[1] ||
+                    (pl.own[2] >> e->shift[2]) != e->top[2] ||
+                    (pl.own[3] >> e->shift[3]) != e->top[3])
                     continue;
                 int decided = -1;
                 if (e->lower >= need) decided = 1;
@@ -755,7 +762,7 @@ static int search(Core *c, int need, u16 *rel) {
                     }
                     continue;
                 }
-                for (int s = 0; s < 4; s++) rel[s] = top_cards(c->rem[s], pl.n[s] - e->shift[s]);
+                for (int s = 0; s < 4; s++) rel[s] = top_cards(c->rem[s], pl.n[s] - e->shift[s] / 2);
                 return decided;
             }
         }
@@ -869,6 +876,10 @@ static int load_position(Core *c, PyObject *hands, int leader, PyObject *trick, 
     Py_DECREF(hseq);
     for (int s = 0; s < 4; s++)
         c->rem[s] = c->hand[0][s] | c->hand[1][s] | c->hand[2][s] | c->hand[3][s];
+    c->lengths = lengths_key(c);
+    for (int seat = 0; seat < 4; seat++)
+        c->count[seat] = popcount16(c->hand[seat][0]) + popcount16(c->hand[seat][1]) +
+                         popcount16(c->hand[seat][2]) + popcount16(c->hand[seat][3]);
     PyObject *tseq = PySequence_Fast(trick, "trick must be a sequence of cards");
     if (!tseq) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(tseq);
