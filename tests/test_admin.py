@@ -14,6 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from online_helpers import Person, receive_within, sign_up, wait_until
+from servers import fresh_database, missing_servers, postgres_server
 from varaq import cli
 from varaq.service.accounts import Suspended
 from varaq.service.admin import Admin
@@ -414,3 +415,42 @@ def test_a_closed_table_stays_closed_after_a_restart(
         assert refusal.json()["error"].endswith(": stuck deal")
     status, out, _ = admin(tmp_path, capsys, "tables")
     assert out.strip() == "no table is being played or waiting for players"
+
+
+@pytest.mark.skipif(bool(missing_servers()), reason="needs PostgreSQL: " +
+                    ", ".join(missing_servers()))
+def test_with_postgresql_tables_name_the_connection_holding_each_owner_lock(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """In a cluster a table's owner holds its advisory lock (:mod:`varaq.service.cluster`):
+    ``tables`` finds the lock in ``pg_locks`` and names the connection that holds it."""
+    import psycopg
+
+    from varaq.service.cluster import _conninfo, table_key
+
+    with postgres_server() as server:
+        url = fresh_database(server, "admin_tables")
+        store = Store(url)
+        for table_id in ("owned-table-1", "loose-table-2"):
+            store.create_table(
+                table_id=table_id, kind="solo", level="easy", rules="varaq", seed="7",
+                start={"total": [0, 0], "bags": [0, 0], "dealer": None}, options={},
+                status="playing", entries=["deal"])
+        store.close()
+        with psycopg.connect(_conninfo(url), autocommit=True) as owner:
+            owner.execute("SELECT pg_advisory_lock(%s)", (table_key("owned-table-1"),))
+            pid = owner.info.backend_pid
+            capsys.readouterr()
+            assert cli.main(["admin", "tables", "--db", url, "--by", "ops"]) == 0
+            out = capsys.readouterr().out
+        # Closing works the same on PostgreSQL: the line, the status, the reason, the audit.
+        assert cli.main(["admin", "close-table", "loose-table-2", "--reason", "test",
+                         "--db", url, "--by", "ops"]) == 0
+        store = Store(url)
+        closed = store.load_table("loose-table-2")
+        store.close()
+    rows = {line.split()[0]: line for line in out.splitlines()[1:]}
+    assert f"pid {pid}" in rows["owned-table-1"]
+    assert rows["loose-table-2"].split()[-1] == "-"
+    assert closed is not None and closed.entries == ("deal", "close")
+    assert closed.status == "closed" and closed.options["closed"]["reason"] == "test"
