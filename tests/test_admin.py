@@ -415,6 +415,9 @@ def test_a_closed_table_stays_closed_after_a_restart(
         assert refusal.json()["error"].endswith(": stuck deal")
     status, out, _ = admin(tmp_path, capsys, "tables")
     assert out.strip() == "no table is being played or waiting for players"
+    # Pruning abandoned tables keeps it: the record of why it was closed stays.
+    assert cli.main(["db", "prune", "--older-than", "0", "--db", db_url(tmp_path)]) == 0
+    assert "removed 0 unfinished tables" in capsys.readouterr().out
 
 
 @pytest.mark.skipif(bool(missing_servers()), reason="needs PostgreSQL: " +
