@@ -368,6 +368,7 @@ CARD_FREE = {
     "/api/review": "starts a review of a record the client sends itself",
     "/api/review/{job_id}": "how that review is getting on",
     "/api/account/signout-everywhere": "ends a person's sessions; answers how many, no table",
+    "/api/account/reset": "spends a reset code on a new password; answers yes or no, no table",
 }
 PASSWORD = "correct horse"
 #: Blind nil from the first hand (no side need trail), with a two-card exchange.
