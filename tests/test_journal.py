@@ -89,7 +89,7 @@ def test_concede_is_in_the_history() -> None:
 
 @pytest.mark.parametrize("text", [
     "deal", "start", "concede NS", "sit E u7", "sit S guest", "sit W bot", "leave N",
-    "N bid 4", "S QS", "W nil", "E blind nil", "N look", "E QS auto", "S 10D",
+    "N bid 4", "S QS", "W nil", "E blind nil", "N look", "E QS auto", "S 10D", "close",
 ])
 def test_journal_lines_read_and_write_back(text: str) -> None:
     line = read_line(text)
@@ -98,7 +98,8 @@ def test_journal_lines_read_and_write_back(text: str) -> None:
         assert action_line(line.seat, line.action, line.auto) == expected
     game = Game("classic", seed=1)
     seating = Seating()
-    step = line.apply(game, seating) if line.kind in ("sit", "leave", "start") else None
+    step = (line.apply(game, seating) if line.kind in ("sit", "leave", "start", "close")
+            else None)
     if step is not None:
         assert write_step(step) == expected
 
