@@ -111,6 +111,32 @@ def test_a_ban_ends_every_session_and_blocks_signing_in(
                                         "had been suspended: abusive chat")
 
 
+def test_a_suspended_persons_open_socket_stops_acting_for_them(
+    app: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    ana, bo = sign_up(app, "Ana"), sign_up(app, "Bo")
+    table = open_private(ana, bo)
+    ana.ok(f"/api/games/{table}/start")
+    with ana.socket(table) as ws:
+        ws.send_json({"type": "hello", "version": 0})
+        first = receive_within(ws)
+        assert first["type"] == "state" and first["you"] == "S"
+        assert admin(tmp_path, capsys, "ban", "Ana", "--reason", "spam")[0] == 0
+        ws.send_json({"type": "action", "action": "bid 3"})
+        seen: list[dict[str, Any]] = []
+
+        def answered() -> bool:
+            seen.append(receive_within(ws))
+            return seen[-1].get("type") == "error"
+
+        wait_until(answered, "the socket's action is refused")
+        assert seen[-1]["status"] == 403
+        assert seen[-1]["error"] == "you do not have a seat at this table"
+        # What it is sent now is a watcher's: no hand.
+        states = [m for m in seen if m.get("type") == "state"]
+        assert states and states[-1]["you"] is None and states[-1]["view"]["hand"] == []
+
+
 def test_a_suspended_person_cannot_open_join_or_queue_even_with_a_live_session(
     app: TestClient, tmp_path: Path,
 ) -> None:
