@@ -345,7 +345,7 @@ class Admin:
 
         with self.store.engine.connect() as connection:
             held = connection.execute(text(
-                "SELECT l.classid::bigint, l.objid::bigint, l.pid, a.client_addr::text,"
+                "SELECT l.classid::bigint, l.objid::bigint, l.pid, host(a.client_addr),"
                 " a.client_port, a.application_name FROM pg_locks l"
                 " LEFT JOIN pg_stat_activity a ON a.pid = l.pid"
                 " WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted"
@@ -354,8 +354,10 @@ class Admin:
         for high, low, pid, address, port, app in held:
             key = int.from_bytes(((int(high) << 32) | int(low)).to_bytes(8, "big"), "big",
                                  signed=True)
+            # The process's own address and port as the server sees them (``ss -tnp`` on
+            # that machine names the process), and the PostgreSQL backend serving it.
             where = f"{address or 'local'}:{port}" if port is not None else (address or "local")
-            by_key[key] = f"{where} pid {pid}" + (f" {app}" if app else "")
+            by_key[key] = f"{where} (pg pid {pid})" + (f" {app}" if app else "")
         out = {}
         for table_id in table_ids:
             owner = by_key.get(table_key(table_id))
