@@ -130,7 +130,10 @@ class Table:
 
     async def execute(self, command: Command, asker: Asker) -> Any:
         """Do ``command`` for ``asker`` — here, or at the owner when another process runs this
-        table.  Who may do it is decided by the handler, from the seating at that moment."""
+        table.  Who may do it is decided by the handler, from the seating at that moment.
+        A closed table refuses here, owner or not: nobody takes a closed table's lock, so
+        there may be no owner to ask."""
+        self.refuse_if_closed()
         if self.role == "follower":
             return await replica.forward(self, command, asker)
         return await handlers.execute(self, command, asker)
