@@ -5,12 +5,14 @@ cards; restores go only into empty databases; every refusal is one line and writ
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from online_helpers import wait_until
 from servers import fresh_database, missing_servers, postgres_server
 from varaq import cli
 from web_helpers import db_url, make_app, new_game, play_hand, south_choice, state, wait_for_south
@@ -79,6 +81,63 @@ def test_a_backup_taken_mid_match_plays_on_from_the_same_version_and_cards(
         after_restored = play_hand(client, game_id)
     assert after_restored["version"] > before["version"]
     assert after_restored["view"]["history"] == after_live["view"]["history"]
+
+
+def test_backups_taken_while_moves_are_being_stored_are_each_one_consistent_moment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A writer stores moves without pause (the server's own append path) while backups are
+    taken: in every copy each table's version is exactly its number of entries — never a row
+    updated without its lines, or lines without the row."""
+    from varaq.service.store import Append, Store
+
+    url = f"sqlite:///{tmp_path / 'live.db'}"
+    store = Store(url)
+    ids = [f"table-{i:04d}" for i in range(4)]
+    for table_id in ids:
+        store.create_table(table_id=table_id, kind="solo", level="easy", rules="varaq",
+                           seed="7", start={"total": [0, 0], "bags": [0, 0], "dealer": None},
+                           options={}, status="playing", entries=["deal"])
+    stop = threading.Event()
+    stored = [0]
+
+    def write() -> None:
+        versions = dict.fromkeys(ids, 1)
+        while not stop.is_set():
+            appends = [Append(t, versions[t], ["N bid 3", "E bid 4"]) for t in ids]
+            assert store.append_many(appends) == [None] * len(ids)
+            for t in ids:
+                versions[t] += 2
+            stored[0] += 1
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        copies = []
+        mark = 0
+        for n in range(4):
+            # At least one more batch since the last copy was finished.
+            wait_until(lambda mark=mark: stored[0] > mark, "the writer stores moves")
+            copy = tmp_path / f"copy-{n}.db"
+            assert db(capsys, "backup", str(copy), "--db", url)[0] == 0
+            copies.append(copy)
+            mark = stored[0]
+    finally:
+        stop.set()
+        writer.join()
+        store.close()
+    seen = set()
+    for copy in copies:
+        with sqlite3.connect(copy) as conn:
+            rows = conn.execute(
+                "select t.id, t.version, count(e.version), max(e.version) from tables t"
+                " join entries e on e.table_id = t.id group by t.id").fetchall()
+        conn.close()
+        assert len(rows) == len(ids)
+        for _, version, count, last in rows:
+            assert version == count == last
+        seen.add(rows[0][1])
+    assert len(seen) == len(copies)  # four different moments: the writer never stopped
 
 
 def test_backup_refusals_are_one_line_and_write_nothing(
