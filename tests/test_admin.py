@@ -483,3 +483,83 @@ def test_with_postgresql_tables_name_the_connection_holding_each_owner_lock(
     assert rows["loose-table-2"].split()[-1] == "-"
     assert closed is not None and closed.entries == ("deal", "close")
     assert closed.status == "closed" and closed.options["closed"]["reason"] == "test"
+
+
+@pytest.mark.skipif(bool(missing_servers()), reason="needs PostgreSQL and Redis: " +
+                    ", ".join(missing_servers()))
+@pytest.mark.xdist_group("cluster")
+@pytest.mark.timeout(300)
+def test_in_a_cluster_both_processes_show_the_close_and_refuse_after_a_restart() -> None:
+    """Two ``varaq serve`` processes on PostgreSQL and Redis, Ana's socket on the table's owner
+    and Bo's on the other: both hear the close; every request is refused with the reason on
+    both, also once both restarted (when nobody owns the closed table any more)."""
+    import contextlib
+    import json
+
+    import httpx
+    from websockets.sync.client import connect
+
+    from servers import RedisServer
+    from test_cluster import Node
+
+    redis = RedisServer()
+    redis.start()
+    try:
+        with postgres_server() as server:
+            url = fresh_database(server, "admin_cluster")
+            a, b = Node(url, redis.url), Node(url, redis.url)
+            a.start()
+            b.start()
+            try:
+                cookies = {}
+                for node, name in ((a, "Ana"), (b, "Bo")):
+                    made = httpx.post(f"{node.base}/api/account/signup",
+                                      json={"name": name, "password": "correct horse"})
+                    assert made.status_code == 201, made.text
+                    cookies[name] = {"Cookie": f"varaq_session={made.cookies['varaq_session']}"}
+                doc = httpx.post(f"{a.base}/api/tables", json={"level": "easy", "fill_bots": True},
+                                 headers=cookies["Ana"]).json()
+                table = doc["id"]
+                assert httpx.post(f"{b.base}/api/tables/join", json={"code": doc["code"]},
+                                  headers=cookies["Bo"]).status_code == 200
+                assert httpx.post(f"{a.base}/api/games/{table}/start",
+                                  headers=cookies["Ana"]).status_code == 200
+                with contextlib.ExitStack() as open_sockets:
+                    sockets = []
+                    for node, name in ((a, "Ana"), (b, "Bo")):
+                        ws = open_sockets.enter_context(connect(
+                            node.base.replace("http", "ws") + f"/ws/games/{table}",
+                            additional_headers=cookies[name], open_timeout=30))
+                        ws.send(json.dumps({"type": "hello", "version": 0}))
+                        assert json.loads(ws.recv(timeout=60))["type"] == "state"
+                        sockets.append(ws)
+                    assert cli.main(["admin", "close-table", table, "--reason", "cluster test",
+                                     "--db", url, "--by", "ops"]) == 0
+                    heard = [_closing(ws) for ws in sockets]
+                assert heard == [{"reason": "cluster test"}] * 2
+                for _ in range(2):
+                    for node, name in ((a, "Ana"), (b, "Bo")):
+                        refusal = httpx.post(f"{node.base}/api/games/{table}/actions",
+                                             json={"action": "bid 3"}, headers=cookies[name],
+                                             timeout=30)
+                        assert refusal.status_code == 409, refusal.text
+                        assert refusal.json()["error"].endswith(": cluster test")
+                    for node in (a, b):
+                        node.stop()
+                        node.start()
+            finally:
+                a.stop()
+                b.stop()
+    finally:
+        redis.stop()
+
+
+def _closing(ws: Any) -> Any:
+    """The reason in the first ``table`` message saying the table is closed."""
+    import json
+
+    for _ in range(200):
+        message = json.loads(ws.recv(timeout=60))
+        if message.get("type") == "table" and message.get("status") == "closed":
+            return message["table"]["closed"]
+    raise AssertionError("the socket never heard the table close")
