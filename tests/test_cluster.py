@@ -18,6 +18,7 @@ deadlines, and a deadline that runs out is a failure that says what did not happ
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -76,8 +77,9 @@ class Node:
     """One ``varaq serve`` process of the cluster; ``relaxed``: with ``--relaxed-limits`` (the
     tests of games only, whose many sign-ups from 127.0.0.1 would hit the per-address limits)."""
 
-    def __init__(self, db: str, redis: str, *, relaxed: bool = True) -> None:
-        self.db, self.redis, self.relaxed = db, redis, relaxed
+    def __init__(self, db: str, redis: str, *, relaxed: bool = True,
+                 pid_file: Path | None = None) -> None:
+        self.db, self.redis, self.relaxed, self.pid_file = db, redis, relaxed, pid_file
         #: Where the process writes its log (read by the tests of a clean stop).
         self.log = Path(tempfile.mkdtemp(prefix="varaq-node-")) / "serve.log"
         self.port = free_port()
@@ -92,7 +94,8 @@ class Node:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "varaq.cli", "serve", "--port", str(self.port), "--db",
                  self.db, "--redis", self.redis, "--secret", SECRET, "--log-format", "text",
-                 *(["--relaxed-limits"] if self.relaxed else [])],
+                 *(["--relaxed-limits"] if self.relaxed else []),
+                 *(["--pid-file", str(self.pid_file)] if self.pid_file else [])],
                 env=dict(os.environ, VARAQ_PACE="0"), stdout=out, stderr=subprocess.STDOUT,
             )
         deadline = time.monotonic() + 60
@@ -461,6 +464,58 @@ def test_a_stopped_owner_hands_the_table_over_with_nothing_lost(
                 person.name, version, lines[version - 1])
     record = people[1].client.get(f"{b.base}/api/games/{table}/record").json()
     assert_record_is_the_accepted_hand(record, db, table, people)
+
+
+def test_the_rolling_restart_script_restarts_every_process_with_nothing_lost(
+    backing: tuple[str, RedisServer],
+) -> None:
+    """scripts/rolling-restart.sh stops each process of the cluster in turn (SIGTERM: it hands
+    its tables on) and starts it again, while the people play on through whichever process is
+    up, as behind a proxy.  Both processes come back, and nothing acknowledged is lost."""
+    db, redis = backing
+    run = Path(tempfile.mkdtemp(prefix="varaq-run-"))
+    nodes = [Node(db, redis.url, pid_file=run / f"{name}.pid") for name in "ab"]
+    try:
+        for node in nodes:
+            node.start()
+        table, people = four_at_one_table(nodes)
+        sockets = [Socket(person, table, nodes).start() for person in people]
+        play_until(table, people, lambda: people[0].state(table)["view"]["phase"] == "play")
+        before = {p.name: p.read_text() for p in run.glob("*.pid")}
+        script = subprocess.Popen(
+            ["bash", str(Path(__file__).resolve().parents[1] / "scripts/rolling-restart.sh"),
+             str(run), "60"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        turn = 0
+        while script.poll() is None:  # play on meanwhile, through whichever process answers
+            for person in people:
+                try:
+                    httpx.get(f"{person.node.base}/healthz", timeout=1)
+                except httpx.HTTPError:
+                    turn += 1
+                    person.node = nodes[turn % 2]
+                person.act_if_turn(table)
+            time.sleep(0.05)
+        output = script.stdout.read() if script.stdout else ""
+        assert script.returncode == 0, output
+        after = {p.name: p.read_text() for p in run.glob("*.pid")}
+        assert set(after) == set(before) and all(after[k] != before[k] for k in before), output
+        play_until(table, people, hand_over(people[1], table))
+        final = people[1].state(table)["version"]
+        sockets_reach(sockets, final)
+        assert_every_event_once_in_order(sockets, final)
+        lines = stored_lines(db, table)
+        for person in people:
+            for version, seat, action in person.accepted:
+                assert lines[version - 1] == f"{seat} {action}", (person.name, version)
+    finally:
+        for pid_file in run.glob("*.pid"):
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(int(pid_file.read_text()), signal.SIGTERM)
+        for node in nodes:
+            node.stop()
+        deadline = time.monotonic() + 15
+        while list(run.glob("*.pid")) and time.monotonic() < deadline:
+            time.sleep(0.1)
 
 
 def test_a_redis_restart_does_not_stop_the_table(

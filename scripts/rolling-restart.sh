@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Restart every `varaq serve` process of a cluster in turn, without a pause for the players.
+#
+#   scripts/rolling-restart.sh RUN_DIR [SECONDS]
+#
+# Each process was started with `varaq serve ... --pid-file RUN_DIR/NAME.pid`.  For each pid
+# file, one after the other: the process is sent SIGTERM — it hands its tables to the others
+# (see docs/deploy.md, "Restarts") and exits — then the same command is started again, in the
+# same folder with the same environment, its output appended to RUN_DIR/NAME.log, and the
+# script waits until it answers /healthz before going on to the next.  SECONDS (30) bounds each
+# wait.  Run it after installing the new version: each process comes back on the new code.
+set -euo pipefail
+
+run_dir=${1:?usage: rolling-restart.sh RUN_DIR [SECONDS]}
+limit=${2:-30}
+shopt -s nullglob
+pid_files=("$run_dir"/*.pid)
+if [ ${#pid_files[@]} -eq 0 ]; then
+    echo "rolling-restart: no pid files in $run_dir (start each process with --pid-file)" >&2
+    exit 2
+fi
+
+# The value after FLAG in a NUL-separated command line, or DEFAULT.
+arg_after() {
+    local flag=$1 default=$2 file=$3 found="" take=0
+    while IFS= read -r -d '' word; do
+        if [ $take = 1 ]; then found=$word; take=0; fi
+        [ "$word" = "$flag" ] && take=1
+        case $word in "$flag"=*) found=${word#"$flag"=} ;; esac
+    done <"$file"
+    echo "${found:-$default}"
+}
+
+# Whether process PID still runs (a zombie, exited but not yet reaped by its parent, does not).
+running() {
+    local state
+    state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+    [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+for pid_file in "${pid_files[@]}"; do
+    name=$(basename "$pid_file" .pid)
+    pid=$(cat "$pid_file")
+    if ! running "$pid"; then
+        echo "rolling-restart: $name (pid $pid) is not running; skipped" >&2
+        continue
+    fi
+    saved=$(mktemp -d)
+    cp "/proc/$pid/cmdline" "$saved/cmdline"
+    cp "/proc/$pid/environ" "$saved/environ"
+    cwd=$(readlink "/proc/$pid/cwd")
+    host=$(arg_after --host 127.0.0.1 "$saved/cmdline")
+    case $host in 0.0.0.0 | "") host=127.0.0.1 ;; ::) host="[::1]" ;; esac
+    port=$(arg_after --port 8000 "$saved/cmdline")
+
+    echo "rolling-restart: stopping $name (pid $pid, port $port)"
+    kill -TERM "$pid"
+    for _ in $(seq $((limit * 10))); do
+        running "$pid" || break
+        sleep 0.1
+    done
+    if running "$pid"; then
+        echo "rolling-restart: $name did not stop within ${limit}s; stopping here" >&2
+        exit 1
+    fi
+
+    mapfile -d '' command <"$saved/cmdline"
+    mapfile -d '' environment <"$saved/environ"
+    # The whole subshell's output goes to the log (nothing keeps this script's own output open).
+    (cd "$cwd" && exec env -i "${environment[@]}" setsid "${command[@]}") \
+        >>"$run_dir/$name.log" 2>&1 </dev/null &
+    rm -r "$saved"
+    up=0
+    for _ in $(seq $((limit * 10))); do
+        if python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)' \
+            "http://$host:$port/healthz" 2>/dev/null; then up=1; break; fi
+        sleep 0.1
+    done
+    if [ $up = 0 ]; then
+        echo "rolling-restart: $name did not answer on port $port within ${limit}s" >&2
+        exit 1
+    fi
+    echo "rolling-restart: $name is back (pid $(cat "$pid_file"))"
+done
