@@ -296,10 +296,13 @@ def test_hard_decisions_share_the_budget_when_the_pool_is_busy() -> None:
 
 class OneWorker(ThreadPoolExecutor):
     """One worker thread in place of the Hard players' processes, noting each decision as a
-    table asks for it and as the worker takes it up (by its seed, which names the table)."""
+    table asks for it and as the worker takes it up, by the table it is for: the seed names
+    the table, except a bid's, which is made of the bidder's view only (see
+    ``bots.advice.bid_seed``) — ``tables`` then finds the table whose seat holds that hand."""
 
-    def __init__(self) -> None:
+    def __init__(self, tables: Any = None) -> None:
         super().__init__(max_workers=1)
+        self.tables = tables
         self.lock = threading.Lock()
         self.asked: list[str] = []
         self.served: list[str] = []
@@ -308,16 +311,19 @@ class OneWorker(ThreadPoolExecutor):
         self.most: Counter[str] = Counter()
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-        seed = args[2]  # decide_in_worker(level, view, seed, budget, samples)
-        table = seed.split(":")[0]
+        view, seed = args[1], args[2]  # decide_in_worker(level, view, seed, budget, samples)
+        table = self.table_of(view, seed)
         with self.lock:
-            self.asked.append(seed)
+            self.asked.append(table + seed[seed.index(":"):] if seed.startswith("bid:")
+                              else seed)
             self.inside[table] += 1
             self.most[table] = max(self.most[table], self.inside[table])
 
+        asked = self.asked[-1]
+
         def run() -> Any:
             with self.lock:
-                self.served.append(seed)
+                self.served.append(asked)
             try:
                 return fn(*args, **kwargs)
             finally:
@@ -325,6 +331,15 @@ class OneWorker(ThreadPoolExecutor):
                     self.inside[table] -= 1
 
         return super().submit(run)
+
+
+    def table_of(self, view: Any, seed: str) -> str:
+        if not seed.startswith("bid:"):
+            return seed.split(":")[0]
+        found = [t.info.seed for t in self.tables._tables.values()
+                 if t.game.view(view.seat).hand == view.hand]
+        assert len(found) == 1, found
+        return str(found[0])
 
 
 def thinking(level: str, view: Any, seed: str, budget: float, samples: Any = None) -> BotAnswer:
@@ -341,7 +356,7 @@ def test_hard_decisions_of_two_busy_tables_take_turns(
     monkeypatch.setattr(botpool, "decide_in_worker", thinking)
     with TestClient(make_app(tmp_path)) as client:
         tables = client.app.state.tables  # type: ignore[attr-defined]
-        worker = tables.bots._executor = OneWorker()
+        worker = tables.bots._executor = OneWorker(tables)
 
         async def two_tables() -> list[Table]:
             made = []
@@ -368,7 +383,7 @@ def test_many_hints_at_two_tables_are_one_decision_each(
     monkeypatch.setattr(botpool, "decide_in_worker", thinking)
     with TestClient(make_app(tmp_path)) as client:
         tables = client.app.state.tables  # type: ignore[attr-defined]
-        worker = tables.bots._executor = OneWorker()
+        worker = tables.bots._executor = OneWorker(tables)
         games = [new_game(client, level="hard", dealer="E", seed=seed)["id"] for seed in (5, 6)]
         at = [client.portal.call(tables.get, gid) for gid in games]  # type: ignore[union-attr]
 
@@ -376,7 +391,8 @@ def test_many_hints_at_two_tables_are_one_decision_each(
             return list(await asyncio.gather(*(t.hints.for_seat(2) for _ in range(20) for t in at)))
 
         answers = client.portal.call(hints)  # type: ignore[union-attr]
-    assert sorted(worker.asked) == ["5:hint:1", "6:hint:1"]  # one decision a table
+    # One decision a table (a bid's seed is the bidder's view: see OneWorker).
+    assert [seed.split(":")[0] for seed in sorted(worker.asked)] == ["5", "6"]
     assert worker.most == {"5": 1, "6": 1}
     for table in (0, 1):  # everyone at a table was given the one answer
         assert len({a["action"] for a in answers[table::2]}) == 1
