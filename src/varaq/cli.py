@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import subprocess
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
@@ -50,6 +48,11 @@ def version_text() -> str:
 def git_revision() -> str | None:
     """The short revision of the checkout this package runs from (``src/varaq`` in a work tree
     holding Varaq's ``pyproject.toml``); ``None`` for an installed package, or without git."""
+    # Imported here, not at the top: every ``varaq`` command would pay for them at start
+    # (``varaq replay`` of a long record counts its start), and only ``--version`` needs them.
+    import subprocess
+    from pathlib import Path
+
     root = Path(__file__).resolve().parent.parent.parent
     if not (root / "pyproject.toml").is_file() or not (root / "src" / "varaq").is_dir():
         return None
