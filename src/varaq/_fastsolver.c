@@ -17,8 +17,10 @@
  *   such questions, asked one step at a time from a first guess (the side's share of the top
  *   cards).
  * - Sure trumps for each side and "the side on lead loses this trick" at the start of each
- *   trick bound the answer before any card is tried; so does, for the second hand, "my side
- *   surely wins this trick" when that one trick settles the question.  (DDS's quick tricks,
+ *   trick bound the answer before any card is tried; so does, for the second and the third
+ *   hand, "my side surely wins this trick" when that one trick settles the question.  A bound
+ *   keeps only the ranks its reasoning compared (marking more made the table's entries answer
+ *   for fewer positions: the third hand's bound first cost 10% more nodes than it saved).  (DDS's quick tricks,
  *   cashing the top cards of the side on lead, were here too; with the leads ordered as below
  *   they cost more nodes than they saved.)
  * - A transposition table keyed on the suit lengths of each hand, the leader and whether spades
@@ -362,6 +364,44 @@ static int second_hand_wins(const Core *c, int turn, u16 *rel) {
         return 1;
     }
     return 0;
+}
+
+/* Whether the side of the third hand to play is sure to win the trick in progress: the card
+ * winning it so far is partner's and the fourth hand cannot beat it, or the third hand holds a
+ * card that beats it and that the fourth hand cannot beat.  `rel` gets the winning card. */
+static int third_hand_wins(const Core *c, int turn, u16 *rel) {
+    int ls = c->tsuit[0];
+    const u16 *me = c->hand[turn], *fo = c->hand[(turn + 1) & 3];
+    int same;
+    int wi = trick_leader_index(c, 2, &same);
+    int ws = c->tsuit[wi];
+    u16 wb = c->tbit[wi];
+    int follows = fo[ls] != 0;
+    if (wi == 0) {
+        /* partner's card wins so far */
+        int beaten = ws == ls ? (follows ? fo[ls] > wb : (ls != TRUMP && fo[TRUMP] != 0))
+                              : (!follows && fo[TRUMP] > wb);
+        if (beaten) return 0;
+        /* its rank matters where another card of its suit is, or may be, in the trick */
+        if (c->tsuit[1] == ws || (follows && ws == ls) || (!follows && ws == TRUMP && fo[TRUMP]))
+            rel[ws] |= wb;
+        return 1;
+    }
+    if (me[ls]) {
+        if (ws != ls) return 0; /* ruffed: following cannot beat it */
+        u16 top = highbit(me[ls]);
+        if (top < wb) return 0;
+        int beaten = follows ? fo[ls] > top : (ls != TRUMP && fo[TRUMP] != 0);
+        if (beaten) return 0;
+        rel[ls] |= top;
+        return 1;
+    }
+    if (ls == TRUMP || !me[TRUMP]) return 0;
+    u16 top = highbit(me[TRUMP]);
+    if (ws == TRUMP && top < wb) return 0;
+    if (!follows && fo[TRUMP] > top) return 0;
+    if (ws == TRUMP || (!follows && fo[TRUMP])) rel[TRUMP] |= top;
+    return 1;
 }
 
 /* Whether `sure` tricks certain for `side` answer "can the maximiser take `need` of the `left`
@@ -771,6 +811,13 @@ static int search(Core *c, int need, u16 *rel) {
     if (c->ntrick == 1 && c->by_side && !is_root && (maximiser ? need == 1 : need == left)) {
         u16 r[4] = {0, 0, 0, 0};
         if (second_hand_wins(c, turn, r)) {
+            memcpy(rel, r, sizeof r);
+            return maximiser;
+        }
+    }
+    if (c->ntrick == 2 && c->by_side && !is_root && (maximiser ? need == 1 : need == left)) {
+        u16 r[4] = {0, 0, 0, 0};
+        if (third_hand_wins(c, turn, r)) {
             memcpy(rel, r, sizeof r);
             return maximiser;
         }
