@@ -58,12 +58,14 @@ _REGISTRY = {
     "easy": "varaq.bots.easy:EasyBot",
     "normal": "varaq.bots.normal:NormalBot",
     "hard": "varaq.bots.hard:HardBot",
+    "expert": "varaq.bots.hard:ExpertBot",
 }
 BOT_NAMES = tuple(_REGISTRY)
 
 
 def make_bot(name: str, **options: object) -> Bot:
-    """A bot by name (``easy``, ``normal``, ``hard``, ``random``) with its options."""
+    """A bot by name (``easy``, ``normal``, ``hard``, ``expert``, ``random``) with its
+    options."""
     try:
         target = _REGISTRY[name]
     except KeyError:

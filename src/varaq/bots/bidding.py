@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..cards import JOKER_DECK, RANK_OF, SPADE_MASK, SPADES, STANDARD_DECK, SUIT_MASKS
 from .knowledge import ABOVE, ORDER
@@ -64,8 +65,12 @@ def _cards_high_first(mask: int, jokers: bool) -> list[int]:
     return cards
 
 
+@lru_cache(maxsize=8192)
 def estimate_tricks(hand: int, jokers: bool = False) -> float:
-    """Tricks this hand should take when its side plays for tricks (a float, not rounded)."""
+    """Tricks this hand should take when its side plays for tricks (a float, not rounded).
+
+    Cached: the Hard player's simulated bidding asks it of the same layout's hands once per
+    candidate bid."""
     return max(0.0, min(sum(part.tricks for part in estimate_parts(hand, jokers)), 13.0))
 
 
@@ -149,6 +154,7 @@ def estimate_parts(hand: int, jokers: bool = False) -> list[Part]:
     return parts
 
 
+@lru_cache(maxsize=8192)
 def nil_danger(hand: int, jokers: bool = False) -> float:
     """About how many tricks this hand would be forced to take while trying to take none.
 

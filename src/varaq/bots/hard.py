@@ -38,8 +38,7 @@ from dataclasses import dataclass
 from ..actions import BID
 from ..cards import card_name
 from ..engine import BIDDING, BLIND, EXCHANGE, PLAY, Game
-from ..rules import Rules
-from ..scoring import HandScore, match_winner, score_hand
+from ..scoring import HandScore, score_hand
 from ..solver import card_values, default_backend, representatives
 from ..view import View
 from . import Decision
@@ -47,43 +46,27 @@ from .bidding import nil_danger, top_trump
 from .knowledge import Knowledge
 from .normal import bid_for, choose_bid, choose_blind, choose_pass, choose_play
 from .sampling import Sampler, SamplingError
+from .simbid import MATCH_WEIGHT, match_value, study_bids
 
-__all__ = ["HardBot", "ClassicHardBot", "hand_value", "MATCH_WEIGHT", "SOLVER_CARDS"]
+__all__ = ["HardBot", "ExpertBot", "ClassicHardBot", "hand_value", "MATCH_WEIGHT", "SOLVER_CARDS"]
 
-#: What ending the match is worth, in points, on top of the hand's own points.
-MATCH_WEIGHT = 300.0
 #: A nil is considered as a bid only when Normal's nil danger of the hand is below this.
 NIL_CONSIDERED = 1.6
 #: Bids tried on each side of Normal's estimate.
 BID_SPAN = 2
 #: Cards per hand from which Hard solves its layouts, with the compiled solver and without it.
 SOLVER_CARDS = {"c": 10, "python": 4}
+#: Seconds of thought per decision of the Expert player, and where its solver takes over.
+EXPERT_BUDGET = 1.8
+EXPERT_SOLVER_CARDS = 11
 #: The Hard of version 0.1, kept for the arena (``hard-classic``): it solved the last 4 cards.
 CLASSIC_SOLVER_CARDS = 4
 
 
-def hand_value(rules: Rules, side: int, result: HandScore, totals_before: tuple[int, int]) -> float:
-    """What a finished hand is worth to ``side``, in points of the match.
-
-    Its points minus the opponents' points; each new bag costs a share of the bag penalty
-    that grows as the side's count nears the limit (a bag at 2 carried rarely costs anything
-    before the match ends, a bag at 9 costs the penalty next hand); reaching the end of the
-    match adds or removes :data:`MATCH_WEIGHT`.
-    """
-    other = 1 - side
-    value = float(result.score[side] - result.score[other])
-    if rules.bag_penalty:
-        per_bag = rules.bag_penalty / rules.bag_limit
-        for s, sign in ((side, -1.0), (other, 1.0)):
-            closeness = min(1.0, result.bags[s] / rules.bag_limit)
-            value += sign * result.new_bags[s] * per_bag * (0.3 + 0.7 * closeness)
-    after = (totals_before[0] + result.score[0], totals_before[1] + result.score[1])
-    winner = match_winner(rules, after)
-    if winner == side:
-        value += MATCH_WEIGHT
-    elif winner == other:
-        value -= MATCH_WEIGHT
-    return value
+#: What a finished hand is worth to a side, in points of the match (see
+#: :func:`~varaq.bots.simbid.match_value`: the hand's points minus the opponents', bags dearer
+#: near the limit, ending the match worth :data:`MATCH_WEIGHT` more).
+hand_value = match_value
 
 
 @dataclass(slots=True)
@@ -281,35 +264,49 @@ class HardBot:
     # -- bidding ------------------------------------------------------------------------------
 
     def _decide_bid(self, view: View, rng: random.Random) -> Decision:
+        """Every sensible bid priced over solved layouts (:mod:`varaq.bots.simbid`)."""
         started = self._clock()
-        candidates, guess = bid_candidates(view)
+        candidates, guess = sim_bid_candidates(view)
         if len(candidates) == 1:
             n = candidates[0]
             return Decision(BID + n, f"{_bid_words(n)}: the only sensible bid")
         sampler = Sampler(view, use_bids=self.use_bids)
-        side = view.seat & 1
-        tallies = {b: _Tally() for b in candidates}
-        done = 0
-        while self._keep_going(done, started):
-            layout = sampler.layouts(rng, 1)[0]
-            for b, result in bid_outcomes(view, layout.hands, candidates).items():
-                t = tallies[b]
-                t.total += hand_value(view.rules, side, result, view.totals)
-                t.layouts += 1
-                if b == 0:
-                    t.hits += bool(result.nil_made[view.seat])
-                else:
-                    t.hits += result.made[side] is True
-            done += 1
-        # A small prior for Normal's bid: sampling noise alone should not move the bid.
-        best = max(candidates, key=lambda b: tallies[b].mean + (2.0 if b == guess else 0.0))
-        t = tallies[best]
-        if best == 0:
-            what = f"the nil holds in {t.hits} of {t.layouts} layouts"
-        else:
-            what = f"we make the contract in {t.hits} of {t.layouts} layouts"
-        reason = f"{_bid_words(best)}: {what}, worth {t.mean:+.0f} points on average"
-        return Decision(BID + best, reason)
+        study = study_bids(view, rng, candidates, sampler,
+                           lambda done: self._keep_going(done, started))
+        best = study.best(prior=guess)
+        return Decision(BID + best, study.words(best))
+
+
+class ExpertBot(HardBot):
+    """The Expert computer player: Hard's search with about three times the thought.
+
+    The same decisions as :class:`HardBot` (simulated bids, layouts weighed by the bids and the
+    plays), with :data:`EXPERT_BUDGET` seconds a decision instead of 0.6 and the solver taking
+    over from :data:`EXPERT_SOLVER_CARDS` cards a hand, so more of each hand is played
+    perfectly in more layouts.  Its p95 stays within 2.5 s (``benchmarks/hard_speed.py
+    --bot expert``).
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        time_budget: float = 0.0,
+        samples: int | None = None,
+        *,
+        max_samples: int = 600,
+        solver_cards: int | None = None,
+        budget: float | None = None,
+        use_bids: bool = True,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if not time_budget:
+            time_budget = EXPERT_BUDGET
+        if solver_cards is None:
+            solver_cards = EXPERT_SOLVER_CARDS if default_backend() == "c" else 4
+        super().__init__(time_budget, samples, max_samples=max_samples,
+                         solver_cards=solver_cards, budget=budget, use_bids=use_bids,
+                         clock=clock)
 
 
 class ClassicHardBot(HardBot):
@@ -375,6 +372,22 @@ def bid_candidates(view: View, span: int = BID_SPAN) -> tuple[list[int], int]:
         values.append(0)
     if guess not in values:
         values.append(guess)
+    return values, guess
+
+
+def sim_bid_candidates(view: View) -> tuple[list[int], int]:
+    """The bids a simulated bid weighs (0 = nil) and Normal's counted bid among them: every
+    legal number (the solved layouts price them all for little more than one), and nil when
+    the table allows it and the hand does not hold the top trump."""
+    legal = sorted(a - BID for a in view.legal if BID <= a <= BID + 13)
+    guess, _ = bid_for(view)
+    if guess not in legal:
+        guess = choose_bid(view).action - BID
+    values = [b for b in legal if b > 0]
+    if 0 in legal and not view.hand >> top_trump(view.rules.jokers) & 1:
+        values.append(0)
+    if not values:
+        values = legal
     return values, guess
 
 

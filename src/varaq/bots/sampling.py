@@ -14,7 +14,13 @@ real table, the better that search; so they honour
   nil bidder rarely holds the top spade or naked honours.  Layouts are drawn with the hard
   constraints above and then accepted with a probability that measures how well each hand fits
   its bid (rejection sampling), so the accepted layouts follow the bids without any layout that
-  breaks a hard constraint.
+  breaks a hard constraint;
+- the cards chosen, as evidence too (:class:`PlayEvidence`): players do not throw a high card
+  under a trick they cannot win while holding a lower one of the suit, and the last to play
+  wins as cheaply as they can.  A layout that would make an earlier play such a waste (a
+  lower card of the same effect in that seat's hand at the time) is taken
+  as less likely by :data:`WASTE_FIT` for each such play.  A nil bidder's plays are left
+  out: ducking under the winner with the highest safe card is how a nil is played.
 
 The bid is judged on the hand as it was when it was bid: the cards the seat holds in the layout
 plus the cards it has played since.
@@ -33,18 +39,30 @@ import math
 import random
 from dataclasses import dataclass
 
+from ..cards import SUIT_MASKS, SUIT_OF
 from ..view import View
 from .bidding import estimate_tricks, nil_danger, top_trump
-from .knowledge import Knowledge
+from .knowledge import ABOVE, ORDER, POWER, Knowledge
 
-__all__ = ["Layout", "Sampler", "SamplingError", "bid_fit"]
+__all__ = ["Layout", "Sampler", "SamplingError", "bid_fit", "PlayEvidence", "WASTE_FIT"]
 
 #: How far (in tricks) a bid usually sits from the hand's estimated tricks.
-BID_SPREAD = 1.4
+BID_SPREAD = 1.1
+#: Fit of a bid of :data:`HONOUR_BID` or more by a hand without any of the three top trumps:
+#: such bids nearly always rest on spade honours.
+NO_HONOUR_FIT = 0.35
+HONOUR_BID = 4
 #: How much nil danger a nil bidder usually accepts.
 NIL_SPREAD = 0.7
 #: Fit of a nil bid by a hand holding the top trump (it always wins a trick): nearly never.
 TOP_TRUMP_NIL_FIT = 0.02
+
+
+#: How much likelier a layout is in which an earlier play was not a waste than one in which
+#: it was (a high card thrown under the trick, or a dear winner, with a cheaper card of the
+#: same effect in that hand).  Players make such plays now and then (to unblock, to mislead),
+#: so it is a weight, not a rule.
+WASTE_FIT = 0.05
 
 
 class SamplingError(RuntimeError):
@@ -75,7 +93,100 @@ def bid_fit(hand_as_bid: int, bid: int, blind: bool, jokers: bool) -> float:
         danger = nil_danger(hand_as_bid, jokers)
         return math.exp(-0.5 * (danger / NIL_SPREAD) ** 2)
     gap = bid - estimate_tricks(hand_as_bid, jokers)
-    return math.exp(-0.5 * (gap / BID_SPREAD) ** 2)
+    fit = math.exp(-0.5 * (gap / BID_SPREAD) ** 2)
+    if bid >= HONOUR_BID and not hand_as_bid & _HONOURS[jokers]:
+        fit *= NO_HONOUR_FIT
+    return fit
+
+
+def _top_three(jokers: bool) -> int:
+    order = ORDER[jokers]
+    spades = sorted((c for c in range(54) if SUIT_OF[c] == 3 and (jokers or c < 52)),
+                    key=lambda c: -order[c])
+    return sum(1 << c for c in spades[:3])
+
+
+#: The three top trumps (A♠ K♠ Q♠, or the jokers and the 2♠ in the joker game).
+_HONOURS = {j: _top_three(j) for j in (False, True)}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvidence:
+    """One card another seat chose to play, and what it says about that seat's hand then.
+
+    ``later`` holds the cards that seat played from this card on (the card included): with
+    the seat's current holding in a layout, its hand at the moment of the play.  ``cheaper``
+    are the cards of the played card's suit that would have done the same job for less (below
+    it, and for a winning play, still above the trick's winner).
+    """
+
+    seat: int
+    card: int
+    later: int
+    cheaper: int
+
+    def wasted(self, holding_now: int) -> bool:
+        """Whether, with ``holding_now``, the play threw away a card dearer than needed.
+
+        Touching cards count too: players win with the lowest of equal cards and follow with
+        their lowest, so a king that wins last in the trick denies the queen.
+        """
+        return bool((holding_now | self.later) & self.cheaper)
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def play_evidence(view: View) -> list[PlayEvidence]:
+    """The plays by other seats that say something about their hands (see the module)."""
+    jokers = view.rules.jokers
+    above = ABOVE[jokers]
+    tricks: list[tuple[int, tuple[int, ...]]] = [(t.leader, tuple(t.cards)) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+    plays: list[tuple[int, int]] = []  # (seat, card) in the order played
+    for leader, cards in tricks:
+        for i, card in enumerate(cards):
+            plays.append(((leader + i) & 3, card))
+    out: list[PlayEvidence] = []
+    index = 0
+    nil_seats = {s for s in range(4) if view.bids[s] == 0}
+    for leader, cards in tricks:
+        led = SUIT_OF[cards[0]]
+        power = POWER[jokers][led]
+        winner = cards[0]
+        for i, card in enumerate(cards):
+            seat = (leader + i) & 3
+            if i and seat != view.seat and seat not in nil_seats:
+                later = 0
+                for s, c in plays[index:]:
+                    if s == seat:
+                        later |= 1 << c
+                suit = SUIT_MASKS[SUIT_OF[card]]
+                below = suit & ~above[card] & ~(1 << card)
+                cheaper = 0
+                if power[card] <= power[winner] and SUIT_OF[card] == led:
+                    cheaper = below  # a loser: any lower card of the suit loses as well
+                elif power[card] > power[winner] and i == 3:
+                    # The last to play wins with the cheapest card that beats the trick.
+                    cheaper = below & ~_at_most(power, winner, suit)
+                if cheaper:
+                    out.append(PlayEvidence(seat, card, later, cheaper))
+            if power[card] > power[winner]:
+                winner = card
+            index += 1
+    return out
+
+
+def _at_most(power: tuple[int, ...], winner: int, suit: int) -> int:
+    """The cards of ``suit`` that do not beat ``winner``."""
+    return sum(1 << c for c in _cards(suit) if power[c] <= power[winner])
 
 
 class Sampler:
@@ -101,6 +212,7 @@ class Sampler:
             s for s in others
             if use_bids and view.bids[s] is not None and not view.blind[s]
         ]
+        self.plays = play_evidence(view) if use_bids else []
         # Hard constraints: cards surely held, and the free cards each seat may take.
         self.known = [k.known[s] if s != view.seat else 0 for s in range(4)]
         fixed = 0
@@ -169,13 +281,17 @@ class Sampler:
         return (hands[0], hands[1], hands[2], hands[3])
 
     def fit(self, hands: tuple[int, int, int, int]) -> float:
-        """How well a layout explains the bids made so far (product over the bidders)."""
+        """How well a layout explains the bids made so far (product over the bidders) and the
+        cards chosen (:data:`WASTE_FIT` for each play the layout makes a waste)."""
         view = self.view
         out = 1.0
         for s in self.evidence:
             bid = view.bids[s]
             assert bid is not None
             out *= bid_fit(hands[s] | self.played_by[s], bid, False, self.jokers)
+        for e in self.plays:
+            if e.wasted(hands[e.seat]):
+                out *= WASTE_FIT
         return out
 
     def layouts(self, rng: random.Random, n: int, max_tries: int | None = None) -> list[Layout]:
@@ -191,7 +307,7 @@ class Sampler:
             if len(out) >= n:
                 break
             hands = self.deal(rng)
-            fit = self.fit(hands) if self.evidence else 1.0
+            fit = self.fit(hands) if self.evidence or self.plays else 1.0
             if rng.random() < fit:
                 out.append(Layout(hands, fit))
             else:

@@ -1,0 +1,102 @@
+"""Inference: the weighted layouts put the key cards where a strong player would.
+
+Each test builds a position whose reading is clear to a good player (a nil bidder does not hold
+the A♠; a bid of 5 comes with spade honours; the last to play wins with the cheapest card that
+does it; nobody throws a queen under a trick already lost while holding a small card of the
+suit) and counts, over the sampler's layouts, where the key card sits, with the evidence used
+and without it.
+"""
+
+from __future__ import annotations
+
+import random
+
+from deal_helpers import layout
+from varaq import Game
+from varaq.actions import BID, bid
+from varaq.bots.sampling import Sampler, play_evidence
+from varaq.cards import SPADE_MASK, parse_card, parse_hand
+from varaq.seats import E, N, S, W
+
+LAYOUTS = 60
+
+
+def _share(view_seat: int, g: Game, seat: int, mask: int, use: bool, seed: int = 1) -> float:
+    """Share of the layouts in which ``seat`` holds any card of ``mask``."""
+    lays = Sampler(g.view(view_seat), use_bids=use).layouts(random.Random(seed), LAYOUTS)
+    return sum(bool(lay.hands[seat] & mask) for lay in lays) / len(lays)
+
+
+def test_a_nil_bidder_is_given_the_ace_of_spades_almost_never() -> None:
+    hands = layout(N="2S 3S 4S 5H 6H 7H 8H 2D 3D 4D 5D 6D 7D",
+                   S="KS QS 9H TH JH 8D 9D TD 2C 3C 4C 5C 6C")
+    g = Game("classic", seed=1)
+    g.deal(hands=hands, dealer=W)
+    g.apply(BID + 2, seat=N)
+    g.apply(BID + 0, seat=E)  # E: nil
+    ace = 1 << parse_card("AS")
+    assert _share(S, g, E, ace, use=False) > 0.2
+    assert _share(S, g, E, ace, use=True) < 0.1
+
+
+def test_a_bid_of_five_comes_with_spade_honours() -> None:
+    # South holds no high spade; East bid 5: the honours are mostly East's.
+    hands = layout(S="2S 3S 4S 5H 6H 7H 8H 2D 3D 4D 5D 6D 7D")
+    g = Game("classic", seed=1)
+    g.deal(hands=hands, dealer=N)
+    g.apply(BID + 5, seat=E)
+    honours = parse_hand("AS KS")
+    without = _share(S, g, E, honours, use=False)
+    with_bids = _share(S, g, E, honours, use=True)
+    assert with_bids > without + 0.15
+    assert with_bids > 0.6
+
+
+def test_the_last_to_play_wins_as_cheaply_as_possible() -> None:
+    # N leads the 2C, E plays the 5C, S the 9C, W wins with the KC: W holds no QC, JC or TC
+    # (the QC and the JC would have won as well), so East (or North) holds them.
+    hands = layout(N="2C 3C 2S 3S 4S 5H 6H 7H 8H 2D 3D 4D 5D",
+                   E="5C QC 6S 7S 8S 9H TH JH 6D 7D 8D 9D TD",
+                   S="9C 4C 9S TS JS QH KH AH JD QD KD AD 2H",
+                   W="KC 6C 7C 8C JC TC QS KS AS AC 3H 4H 5S")
+    g = Game("classic", seed=1)
+    g.deal(hands=[h for h in hands], dealer=W)
+    for seat in (N, E, S, W):
+        g.apply(bid(3), seat=seat)
+    for card in ("2C", "5C", "9C", "KC"):
+        g.apply(parse_card(card))
+    queen = 1 << parse_card("QC")
+    evidence = play_evidence(g.view(S))
+    assert [e.seat for e in evidence] == [W]
+    assert _share(S, g, W, queen, use=False) > 0.2
+    assert _share(S, g, W, queen, use=True) < 0.12
+
+
+def test_a_queen_thrown_under_a_lost_trick_is_a_singleton() -> None:
+    # N leads the AH and wins; E follows with the QH: East has no smaller heart (players
+    # follow with their lowest card, the lower of touching ones too).
+    hands = layout(N="AH 2C 3C 2S 3S 4S 5S 2D 3D 4D 5D 6D 7D",
+                   E="QH 4C 5C 6C 7C 8C 9C TC 8D 9D TD JD 6S",
+                   S="2H 3H 4H 5H 6H JC QC KC AC QD KD AD 7S")
+    g = Game("classic", seed=1)
+    g.deal(hands=[h for h in hands], dealer=W)
+    for seat in (N, E, S, W):
+        g.apply(bid(3), seat=seat)
+    g.apply(parse_card("AH"))
+    g.apply(parse_card("QH"))
+    small = parse_hand("7H 8H 9H TH JH")  # the hearts South cannot see below the queen
+    assert _share(S, g, E, small, use=False) > 0.5
+    assert _share(S, g, E, small, use=True) < 0.3
+
+
+def test_no_evidence_from_a_nil_bidders_plays_or_from_a_follow_that_won() -> None:
+    hands = layout(N="AH 2C 3C 2S 3S 4S 5S 2D 3D 4D 5D 6D 7D",
+                   E="QH 4C 5C 6C 7C 8C 9C TC 8D 9D TD JD 6S")
+    g = Game("classic", seed=1)
+    g.deal(hands=[h for h in hands], dealer=W)
+    for seat, b in zip((N, E, S, W), (3, 0, 3, 3), strict=True):
+        g.apply(bid(b), seat=seat)
+    g.apply(parse_card("AH"))
+    g.apply(parse_card("QH"))  # the nil bidder drops its queen under the ace: sound play
+    assert play_evidence(g.view(S)) == []
+    assert SPADE_MASK  # the module's constants are in reach for the reader
