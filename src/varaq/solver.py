@@ -30,7 +30,7 @@ extension built at install time where a C compiler exists) is picked automatical
 Python search below stays as the fallback and as the reference the compiled one is tested
 against.  ``VARAQ_SOLVER=python`` in the environment, or ``backend="python"``, forces the Python
 one (tests and benchmarks compare the two).  The core adds what makes a full 13-card deal fast:
-quick-trick bounds, and a table whose entries keep only the top cards that decided each result,
+sure-trick bounds, and a table whose entries keep only the top cards that decided each result,
 so one entry answers for every position whose small cards differ (see ``_fastsolver.c``).
 
 Everything runs on integer bit masks (see :mod:`varaq.cards`); rules that matter to play are
