@@ -34,7 +34,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from online import SECRET, make_people, people_cookies, rss_bytes, run
+from online import SECRET, make_people, rss_bytes, run
 from server import HOST, SERVE_SCRIPT, BenchError, free_port, machine, wait_healthy
 from servers import RedisServer, have_servers, postgres_server
 from varaq.stats import percentile
@@ -73,9 +73,8 @@ class Process:
 
 
 def load(args: argparse.Namespace, db: str, redis: RedisServer, processes: int,
-         folder: Path, first_person: int) -> dict[str, Any]:
+         folder: Path, cookies: list[str]) -> dict[str, Any]:
     """The stepped load against ``processes`` processes; its steps and the tables held."""
-    cookies = people_cookies(first_person + args.steps[-1] * 4)[first_person:]
     servers = [Process(db, redis.url, folder / f"serve-{processes}-{i}.log")
                for i in range(processes)]
     try:
@@ -168,11 +167,10 @@ def main(argv: list[str] | None = None) -> int:
         with postgres_server() as db, tempfile.TemporaryDirectory(prefix="varaq-c-") as tmp:
             folder = Path(tmp)
             try:
-                make_people(db, people * 2 + args.failovers * 4)
-                one = load(args, db, redis, 1, folder, 0)
-                two = load(args, db, redis, 2, folder, people)
-                cookies = people_cookies(people * 2 + args.failovers * 4)[people * 2:]
-                failover = failovers(db, redis, folder, args.failovers, cookies)
+                cookies = make_people(db, people * 2 + args.failovers * 4)
+                one = load(args, db, redis, 1, folder, cookies[:people])
+                two = load(args, db, redis, 2, folder, cookies[people:people * 2])
+                failover = failovers(db, redis, folder, args.failovers, cookies[people * 2:])
             except BenchError as e:
                 print(f"benchmarks/cluster.py: {e}", file=sys.stderr)
                 for log in sorted(folder.glob("*.log")):  # what the servers said, before

@@ -35,6 +35,7 @@ import gc
 import json
 import os
 import random
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -145,17 +146,29 @@ class Person:
             await ws.send(json.dumps({"type": "action", "action": choice, "version": version}))
 
 
-def people_cookies(count: int) -> list[str]:
-    signer = TimestampSigner(SECRET.encode(), salt="varaq.session")
-    return [signer.sign(str(uid).encode()).decode() for uid in range(1, count + 1)]
+def make_people(db_url: str, count: int) -> list[str]:
+    """``count`` accounts, each signed in once: their session cookies, in order.
 
+    Made directly in the database (argon2 sign-ins are not what this measures): a user row and
+    a session row each, the cookie being the session id signed with the server's secret, as
+    ``varaq.web.sessions`` makes it at a sign-in."""
+    from datetime import UTC, datetime, timedelta
 
-def make_people(db_url: str, count: int) -> None:
+    from varaq.web.sessions import session_hash
+
     store = Store(db_url)
+    signer = TimestampSigner(SECRET.encode(), salt="varaq.session")
+    now = datetime.now(UTC)
+    cookies = []
     for i in range(count):
-        # Any hash: nobody signs in with a password here, the cookies are signed directly.
-        store.create_user(f"P{i + 1}", f"p{i + 1}", "$argon2id$unused")
+        # Any hash: nobody signs in with a password here.
+        user_id = store.create_user(f"P{i + 1}", f"p{i + 1}", "$argon2id$unused")
+        session_id = secrets.token_urlsafe(32)
+        store.create_session(session_hash(session_id), user_id, now=now,
+                             expires=now + timedelta(days=1))
+        cookies.append(signer.sign(session_id.encode()).decode())
     store.close()
+    return cookies
 
 
 async def open_tables(
@@ -287,8 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     before = machine()
     with tempfile.TemporaryDirectory(prefix="varaq-online-") as tmp:
         db_url = f"sqlite:///{Path(tmp) / 'online.db'}"
-        make_people(db_url, args.steps[-1] * 4)
-        cookies = people_cookies(args.steps[-1] * 4)
+        cookies = make_people(db_url, args.steps[-1] * 4)
         port = free_port()
         log_path = Path(tmp) / "server.log"
         command = [sys.executable, "-c", SERVE_SCRIPT, "serve", "--host", HOST, "--port",
