@@ -209,7 +209,10 @@ def test_server_restart_resumes_the_game(
     before = cards_in_hand(page)
     version = server.state(game_id)["version"]
 
-    server.restart()
+    server.stop()  # SIGTERM: the server closes the socket with 1012, "service restart"
+    expect(page.locator("#connection")).to_have_text(
+        "The server is restarting — back in a moment…", timeout=10_000)
+    server.start()
     assert server.state(game_id)["version"] == version
     # The page reconnects by itself and carries on from the same position.
     expect(page.locator("#connection")).to_be_hidden(timeout=30_000)

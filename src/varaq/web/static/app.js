@@ -267,8 +267,9 @@ function onSocketMessage(message) {
 function onSocketStatus(status) {
   dispatch({ type: "connection", status }, "none");
   const line = $("#connection");
-  line.hidden = status !== "reconnecting" && status !== "gone";
+  line.hidden = status !== "reconnecting" && status !== "restarting" && status !== "gone";
   line.textContent = status === "reconnecting" ? "Connection lost — reconnecting…"
+    : status === "restarting" ? "The server is restarting — back in a moment…"
     : status === "gone" ? "This game is no longer on the server." : "";
   // While the socket is down, ask over HTTP now and then, so the table never stalls.
   clearInterval(live.poll);

@@ -60,7 +60,8 @@ export const api = {
  * ``version()`` is asked at every (re)connect so the hello always names the latest version
  * the page holds; ``greeting()`` gives the messages to send after each hello (the player's
  * settings); ``onMessage`` gets each parsed message; ``onStatus`` gets "open",
- * "reconnecting", "closed" or "gone" (the server does not know the game).
+ * "reconnecting", "restarting" (the server closed the socket to restart: close code 1012),
+ * "closed" or "gone" (the server does not know the game).
  */
 export class GameSocket {
   constructor(gameId, { version, greeting = () => [], onMessage, onStatus }) {
@@ -73,6 +74,8 @@ export class GameSocket {
     this.socket = null;
     this.closed = false;
     this.timer = null;
+    /** The server said it was restarting (1012): the retries say so until the socket opens. */
+    this.restarting = false;
   }
 
   open() {
@@ -89,6 +92,7 @@ export class GameSocket {
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.delay = 500;
+      this.restarting = false;
       this.onStatus("open");
       this.hello();
     });
@@ -112,6 +116,12 @@ export class GameSocket {
         this.onStatus("gone");
         return;
       }
+      if (event.code === 1012) {
+        // The server is restarting (or handing this table to another process): come back
+        // quickly, and say it is a short wait rather than a lost connection.
+        this.delay = 300;
+        this.restarting = true;
+      }
       this.retry();
     });
     // An "error" is always followed by "close", which schedules the retry.
@@ -120,7 +130,7 @@ export class GameSocket {
 
   retry() {
     if (this.closed) return;
-    this.onStatus("reconnecting");
+    this.onStatus(this.restarting ? "restarting" : "reconnecting");
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.open(), this.delay);
     this.delay = Math.min(this.delay * 2, 8000);
