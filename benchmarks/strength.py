@@ -19,7 +19,14 @@ the figures are paired differences in points per hand with a 95% interval.  The 
   both ways (goal: Hard wins ≥ 75%);
 - ``hard-cheater``: Hard against the cheater, which sees every card: how far below the ceiling;
 - ``hard-classic``: Hard against the Hard of version 0.1 (``hard-classic``, which solved only
-  the last 4 cards of its layouts): what solving earlier buys (issue 12).
+  the last 4 cards of its layouts): what solving earlier buys (issue 12);
+- ``hard-v02``: Hard against the Hard of version 0.2 frozen in ``benchmarks/hard_v02.py``
+  (issue 17: simulated bids, inference from the plays), both with ``--fixed`` layouts a
+  decision (default 12) so the result does not depend on the machine's load;
+- ``cardplay-gap``: a side that bids as Hard and then plays every card seeing all four hands,
+  against Hard (both with ``--fixed`` layouts): what is left to gain in card play;
+- ``bidding-gap``: a side that bids the par of the actual deal (the cheater's bid) and plays
+  as Hard, against Hard: what is left to gain in bidding.
 
 Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
 ``--hard-minutes`` (a time box per leg) let a run fit the time there is, and each leg's JSON says
@@ -31,15 +38,25 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import multiprocessing
 import os
 import platform
 import sys
+import time
 from typing import Any
 
-from varaq.arena import ArenaConfig, ArenaError, run_arena
+from varaq.arena import (
+    ArenaConfig,
+    ArenaError,
+    ArenaResult,
+    PairResult,
+    play_deal,
+    run_arena,
+)
 from varaq.rules import Rules
 
-LEGS = ("normal-easy", "hard-normal", "hard-matches", "hard-cheater", "hard-classic")
+LEGS = ("normal-easy", "hard-normal", "hard-matches", "hard-cheater", "hard-classic",
+        "hard-v02", "cardplay-gap", "bidding-gap")
 #: The players that take ``--budget`` / ``--samples``.
 THINKERS = ("hard", "hard-classic")
 
@@ -65,6 +82,29 @@ def leg(
         return {"a": {"bot": a}, "b": {"bot": b}, "skipped": str(exc)}
 
 
+def _one_deal(job: tuple[ArenaConfig, int]) -> PairResult:
+    config, index = job
+    return play_deal(config, index)
+
+
+def deal_by_deal(config: ArenaConfig, jobs: int, minutes: float | None) -> ArenaResult:
+    """The arena's duplicate deals handed out one at a time (the arena sends players it does
+    not know by name in chunks of up to 20 deals, too coarse for a time box of slow players);
+    with ``minutes``, the deals ``0 .. k-1`` finished in time, as the arena keeps them."""
+    started = time.perf_counter()
+    deadline = None if minutes is None else started + 60 * minutes
+    results: list[PairResult] = []
+    jobs_list = [(config, i) for i in range(config.deals)]
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for result in pool.imap(_one_deal, jobs_list, chunksize=1):
+            results.append(result)
+            print(f"{config.deals and len(results)} deals", file=sys.stderr, flush=True)
+            if deadline is not None and time.perf_counter() >= deadline:
+                pool.terminate()
+                break
+    return ArenaResult(config, results, time.perf_counter() - started)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=500, help="deals for Normal vs Easy (500)")
@@ -81,7 +121,9 @@ def main() -> int:
                    help="Hard evaluates exactly this many layouts per decision instead")
     p.add_argument("--hard-minutes", type=float, default=None,
                    help="time box for each leg with Hard: as many deals or matches as fit")
-    p.add_argument("--legs", default=",".join(LEGS),
+    p.add_argument("--fixed", type=int, default=12,
+                   help="layouts a decision in the hard-v02 and gap legs (12)")
+    p.add_argument("--legs", default=",".join(LEGS[:5]),
                    help=f"comma-separated subset of {','.join(LEGS)}")
     args = p.parse_args()
     legs = [x.strip() for x in args.legs.split(",") if x.strip()]
@@ -122,6 +164,20 @@ def main() -> int:
         out["legs"]["hard-classic"] = leg(
             "hard", "hard-classic", deals=args.hard_deals, **hard, **common
         )
+    fixed_legs = [x for x in ("hard-v02", "cardplay-gap", "bidding-gap") if x in legs]
+    if fixed_legs:
+        os.environ["VARAQ_BENCH_SAMPLES"] = str(args.fixed)
+        out["fixed"] = args.fixed
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import ceiling_bots as cb
+
+        pairs = {"hard-v02": (cb.NewHard, cb.HardV02),
+                 "cardplay-gap": (cb.HardBidsPerfectPlay, cb.NewHard),
+                 "bidding-gap": (cb.ParBidsHardPlay, cb.NewHard)}
+        for name in fixed_legs:
+            a, b = pairs[name]
+            config = ArenaConfig(a=a, b=b, rules=rules, seed=args.seed, deals=args.hard_deals)
+            out["legs"][name] = deal_by_deal(config, args.jobs, args.hard_minutes).to_json()
     out["goals"] = goals(out["legs"])
     print(json.dumps(out, indent=2))
     return 0
@@ -172,6 +228,18 @@ def goals(legs: dict[str, Any]) -> dict[str, Any]:
         found["hard_beats_hard_classic_by"] = {
             "value": d["mean"], "ci95": d["ci95"], "goal": "report (CI above 0 wanted)",
         }
+    if (hv := diff("hard-v02")) is not None:
+        d = hv["difference"]
+        found["hard_beats_hard_v02_by"] = {
+            "value": d["mean"], "ci95": d["ci95"], "deals": d.get("pairs"),
+            "goal": ">= 10 over >= 300 deals, ci95 above 0",
+            "met": d["mean"] >= 10 and d["ci95"][0] > 0 and (d.get("pairs") or 0) >= 300,
+        }
+    for name, key in (("cardplay-gap", "card_play_gap"), ("bidding-gap", "bidding_gap")):
+        if (g := diff(name)) is not None:
+            d = g["difference"]
+            found[key] = {"value": d["mean"], "ci95": d["ci95"], "deals": d.get("pairs"),
+                          "goal": "<= 5" if name == "cardplay-gap" else "report"}
     return found
 
 

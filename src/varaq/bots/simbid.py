@@ -35,7 +35,7 @@ from ..cards import TWO_CLUBS
 from ..engine import BIDDING, Game
 from ..rules import Rules
 from ..scoring import HandScore, match_winner, score_hand
-from ..solver import Solver
+from ..solver import Solver, SolverLimit
 from ..view import View
 from .bidding import estimate_tricks, nil_danger, top_trump
 from .normal import choose_bid
@@ -57,6 +57,10 @@ def nil_hold(hand: int, jokers: bool) -> float:
     if hand >> top_trump(jokers) & 1:
         return 0.0
     return min(NIL_SAFE, max(NIL_FLOOR, NIL_SAFE - NIL_SLOPE * nil_danger(hand, jokers)))
+#: Nodes a layout's solve may take (about a tenth of a second; the median deal needs some
+#: 120,000, one in twenty more than 800,000): past it the counted tricks stand in, so one
+#: freak deal cannot stall a bid.
+SIDE_NODES = 1_000_000
 #: Points a bid must gain per step away from the counted bid (see :meth:`BidStudy.best`).
 PRIOR_STEP = 1.5
 #: What ending the match is worth, in points, on top of the hand's own points.
@@ -147,7 +151,7 @@ def _opening_leader(view: View, hands: tuple[int, int, int, int]) -> int:
 class _Layout:
     """One layout's solved facts, computed once and shared by every candidate bid."""
 
-    def __init__(self, view: View, hands: tuple[int, int, int, int], side_solver: Solver) -> None:
+    def __init__(self, view: View, hands: tuple[int, int, int, int]) -> None:
         self.view = view
         self.hands = hands
         jokers = view.rules.jokers
@@ -155,13 +159,18 @@ class _Layout:
         side = view.seat & 1
         guess = round(estimate_tricks(hands[side], jokers)
                       + estimate_tricks(hands[side + 2], jokers))
-        if view.rules.two_clubs_leads:
-            # The 2C is led first: the count of the position right after it.
-            after = list(hands)
-            after[leader] &= ~(1 << TWO_CLUBS)
-            self.ours = side_solver.value(after, leader, (TWO_CLUBS,), False, guess)
-        else:
-            self.ours = side_solver.value(hands, leader, (), False, guess)
+        # A fresh search each layout: its node limit counts this layout's nodes only.
+        solver = Solver(side, jokers=jokers, node_limit=SIDE_NODES)
+        try:
+            if view.rules.two_clubs_leads:
+                # The 2C is led first: the count of the position right after it.
+                after = list(hands)
+                after[leader] &= ~(1 << TWO_CLUBS)
+                self.ours = solver.value(after, leader, (TWO_CLUBS,), False, guess)
+            else:
+                self.ours = solver.value(hands, leader, (), False, guess)
+        except SolverLimit:
+            self.ours = min(13, max(0, guess))  # a rare slow deal: the count stands in
         self.side = side
         self._hold: dict[int, float] = {}
 
@@ -234,10 +243,9 @@ def study_bids(
     if 0 in candidates and view.hand >> top_trump(rules.jokers) & 1:
         candidates = [b for b in candidates if b != 0] or candidates  # it always wins a trick
     study = BidStudy(view.seat, tallies={b: _BidTally() for b in candidates})
-    solver = Solver(side, jokers=rules.jokers)
     while keep_going(study.layouts):
         layout = sampler.layouts(rng, 1)[0]
-        lay = _Layout(view, layout.hands, solver)
+        lay = _Layout(view, layout.hands)
         base = Game.from_view(view, layout.hands)
         study.layouts += 1
         study.tricks += lay.ours

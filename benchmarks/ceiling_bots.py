@@ -1,0 +1,88 @@
+"""Players for the arena's ceilings and yardsticks (benchmarks only, never at a table).
+
+- :class:`HardV02` is today's Hard as it was at version 0.2 (``hard_v02.py``), with a fixed
+  number of layouts per decision, so a result does not depend on the machine's load;
+- :class:`NewHard` is the Hard of ``varaq.bots.hard`` with the same fixed number;
+- :class:`HardBidsPerfectPlay` bids exactly as Hard does and then plays every card as the
+  cheater does (seeing every card): against Hard it measures the gap left in *card play*;
+- :class:`ParBidsHardPlay` bids as the cheater does (the best bid on the true deal, judged by
+  perfect play: the par of the actual cards) and then plays as Hard: against Hard it
+  measures the gap left in *bidding*.
+
+The number of layouts is read from ``VARAQ_BENCH_SAMPLES`` (default 12) when a player is
+built, so every process of one arena builds the same players.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from hard_v02 import HardV02Bot
+from varaq.bots.advice import bid_seed
+from varaq.bots.cheater import CheaterBot
+from varaq.bots.hard import HardBot
+from varaq.bots.normal import choose_blind, choose_pass
+from varaq.engine import BIDDING, BLIND, EXCHANGE, Game
+
+__all__ = ["HardV02", "NewHard", "HardBidsPerfectPlay", "ParBidsHardPlay", "samples"]
+
+
+def samples() -> int:
+    return int(os.environ.get("VARAQ_BENCH_SAMPLES", "12"))
+
+
+class HardV02(HardV02Bot):
+    def __init__(self) -> None:
+        super().__init__(samples=samples())
+
+
+class NewHard(HardBot):
+    def __init__(self) -> None:
+        super().__init__(samples=samples())
+
+
+def _rng(game: Game) -> random.Random:
+    """A seed made of the position, so the same deal gives the same decisions both ways."""
+    return random.Random(f"{game.hand_no}:{game.turn}:{game.played}:{game.hands[game.turn]}")
+
+
+class HardBidsPerfectPlay:
+    """Hard's bids, the cheater's cards."""
+
+    name = "hard-bids-perfect-play"
+
+    def __init__(self) -> None:
+        self.hard = HardBot(samples=samples())
+        self.cheater = CheaterBot()
+
+    def act_full(self, game: Game) -> int:
+        view = game.view(game.turn)
+        if game.phase == BIDDING:
+            return self.hard.decide(view, random.Random(bid_seed(view))).action
+        return self.cheater.act_full(game)
+
+
+class ParBidsHardPlay:
+    """The cheater's bids (the par of the true deal), Hard's cards."""
+
+    name = "par-bids-hard-play"
+
+    def __init__(self) -> None:
+        self.hard = HardBot(samples=samples())
+        self.cheater = CheaterBot()
+
+    def act_full(self, game: Game) -> Any:
+        view = game.view(game.turn)
+        if game.phase == BIDDING:
+            return self.cheater.act_full(game)
+        if game.phase == BLIND:
+            return choose_blind(view).action
+        if game.phase == EXCHANGE:
+            return choose_pass(view).action
+        return self.hard.decide(view, _rng(game)).action
