@@ -39,7 +39,8 @@ def admin(tmp_path: Path, capsys: pytest.CaptureFixture[str], *words: str,
     """Run ``varaq admin WORDS`` on the app's database: exit status, output, errors."""
     capsys.readouterr()
     extra = ["--db", db_url(tmp_path)] + (["--by", by] if by is not None else [])
-    status = cli.main(["admin", *words, *extra])
+    # The options go first: a table id may start with "-", so it comes after "--".
+    status = cli.main(["admin", words[0], *extra, *words[1:]])
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -310,7 +311,7 @@ def test_bad_input_is_one_line_and_changes_nothing(
     table = open_private(ana, bo)
     solo = app.post("/api/games", json={"level": "easy"}).json()["id"]
     admin(tmp_path, capsys, "ban", "Bo", "--reason", "spam")
-    admin(tmp_path, capsys, "close-table", solo, "--reason", "stuck")
+    admin(tmp_path, capsys, "close-table", "--reason", "stuck", "--", solo)
     over = app.post("/api/games", json={"level": "easy"}).json()["id"]
     app.cookies.clear()
     assert app.post(f"/api/games/{over}/concede").status_code == 200
@@ -328,13 +329,13 @@ def test_bad_input_is_one_line_and_changes_nothing(
         ("reset-password", "Ana", "--hours", "0"): "varaq admin reset-password: --hours must",
         ("sessions", "Nobody"): "varaq admin sessions: no account is named 'Nobody'",
         ("sessions", "Bo", "--end"): "varaq admin sessions: Bo has no live session to end",
-        ("close-table", "no-such-table", "--reason", "x"):
+        ("close-table", "--reason", "x", "--", "no-such-table"):
             "varaq admin close-table: no table has the id 'no-such-table'",
-        ("close-table", solo, "--reason", "x"):
+        ("close-table", "--reason", "x", "--", solo):
             f"varaq admin close-table: table {solo} is closed already: stuck",
-        ("close-table", over, "--reason", "x"):
+        ("close-table", "--reason", "x", "--", over):
             f"varaq admin close-table: table {over} is over: only a table being played",
-        ("close-table", table, "--reason", ""):
+        ("close-table", "--reason", "", "--", table):
             "varaq admin close-table: the reason is empty",
         ("users", "--limit", "0"): "varaq admin users: --limit must be at least 1",
     }
@@ -393,8 +394,8 @@ def test_closing_a_table_shows_the_reason_to_the_people_at_it(
     with bo.socket(table) as ws:
         ws.send_json({"type": "hello", "version": version})
         assert receive_within(ws)["type"] == "state"
-        status, out, err = admin(tmp_path, capsys, "close-table", table, "--reason",
-                                 "reported for collusion")
+        status, out, err = admin(tmp_path, capsys, "close-table", "--reason",
+                                 "reported for collusion", "--", table)
         assert status == 0, err
         assert out.startswith(f"closed table {table} at version {version + 1}")
         seen: list[dict[str, Any]] = []
@@ -425,12 +426,26 @@ def test_closing_a_table_shows_the_reason_to_the_people_at_it(
                      f"closed at version {version + 1} (playing)")]
 
 
+def test_an_id_that_starts_with_a_dash_is_closed_after_double_dash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Table ids are random URL-safe text, so one in 64 starts with "-" (as an option does)."""
+    store = Store(db_url(tmp_path))
+    store.create_table(table_id="-dash-table-01", kind="solo", level="easy", rules="varaq",
+                       seed="7", start={"total": [0, 0], "bags": [0, 0], "dealer": None},
+                       options={}, status="playing", entries=["deal"])
+    store.close()
+    status, out, err = admin(tmp_path, capsys, "close-table", "--reason", "stuck", "--",
+                             "-dash-table-01")
+    assert status == 0 and out.startswith("closed table -dash-table-01 at version 2"), err
+
+
 def test_a_closed_table_stays_closed_after_a_restart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     with TestClient(make_app(tmp_path, pace=1000.0)) as client:
         solo = client.post("/api/games", json={"level": "easy"}).json()["id"]
-    status, _, err = admin(tmp_path, capsys, "close-table", solo, "--reason", "stuck deal")
+    status, _, err = admin(tmp_path, capsys, "close-table", "--reason", "stuck deal", "--", solo)
     assert status == 0, err
     with TestClient(make_app(tmp_path, pace=1000.0)) as client:
         state = client.get(f"/api/games/{solo}").json()
@@ -533,8 +548,8 @@ def test_in_a_cluster_both_processes_show_the_close_and_refuse_after_a_restart()
                         ws.send(json.dumps({"type": "hello", "version": 0}))
                         assert json.loads(ws.recv(timeout=60))["type"] == "state"
                         sockets.append(ws)
-                    assert cli.main(["admin", "close-table", table, "--reason", "cluster test",
-                                     "--db", url, "--by", "ops"]) == 0
+                    assert cli.main(["admin", "close-table", "--reason", "cluster test",
+                                     "--db", url, "--by", "ops", "--", table]) == 0
                     heard = [_closing(ws) for ws in sockets]
                 assert heard == [{"reason": "cluster test"}] * 2
                 for _ in range(2):

@@ -13,10 +13,11 @@ it decides is rows that every server process reads.
   stored, and a newer code voids the older ones;
 - ``tables`` lists the tables being played or waiting for players, with who sits at them, how
   old they are, and (with PostgreSQL) which server connection holds each one's owner lock;
-- ``close-table ID --reason WHY`` ends a table: a ``close`` line is appended to its journal at
-  the next version (so it cannot interleave with a server's own move: one of the two writes is
-  refused as stale) and its status becomes ``closed``.  The servers look for closed tables
-  every two seconds and show the people at them the reason;
+- ``close-table --reason WHY -- ID`` ends a table (an id may start with ``-``, so it goes after
+  ``--``): a ``close`` line is appended to its journal at the next version (so it cannot
+  interleave with a server's own move: one of the two writes is refused as stale) and its
+  status becomes ``closed``.  The servers look for closed tables every two seconds and show
+  the people at them the reason;
 - ``sessions NAME`` lists a person's live sessions; ``--end`` ends them all;
 - ``audit`` lists the administrative acts, newest first.
 
@@ -450,7 +451,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         if name in ("ban", "unban", "reset-password", "sessions"):
             p.add_argument("name", metavar="NAME", help="the account's name")
         if name == "close-table":
-            p.add_argument("table", metavar="ID", help="the table's id")
+            p.add_argument("table", metavar="ID", help="the table's id (ids may start with "
+                           "'-': put such an id last, after --, as in close-table --reason WHY "
+                           "-- -AbC...)")
         if name in ("ban", "close-table"):
             p.add_argument("--reason", required=True, help="why (shown to the people concerned)")
         elif name in ("unban", "reset-password", "sessions"):
