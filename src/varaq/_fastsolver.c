@@ -1156,9 +1156,12 @@ static PyObject *Core_value(Core *self, PyObject *args) {
 }
 
 /* values(hands, leader, trick, broken) -> {card: tricks} for one card of each run of the player
- * to move, or None at the node limit.  The best card's count comes first; every other card is
- * bounded by it, and a card lower than every rank another card's answer rested on (in the same
- * suit, that card's whole run lower too) shares that card's count without a search. */
+ * to move, or None at the node limit.  The cards are asked in the search's order (the likely
+ * best first), each one's questions starting from the best count of the cards before it (the
+ * first card's from the position's estimate); a card lower than every rank another card's
+ * answers rested on (in the same suit, that card's whole run lower too) shares that card's
+ * count without a search.  (Settling the position's count and a best card first, then each
+ * other card below it, took 4% more nodes and time on full deals.) */
 static PyObject *Core_values(Core *self, PyObject *args) {
     PyObject *hands, *trick;
     int leader, broken;
@@ -1169,15 +1172,9 @@ static PyObject *Core_values(Core *self, PyObject *args) {
     int left = tricks_left(self, turn);
     PyObject *out = PyDict_New();
     if (!out || left == 0) return out;
-    /* the position's count and a best card */
-    RootProbe rp = {-1, 0, -1};
-    RootQuestion question = {&rp, maximiser};
-    int guess = self->by_side && self->ntrick == 0 ? estimate(self, self->side) : -1;
-    int best = settle(self, guess, 0, left, ask_root, &question);
-    if (best < 0) {
-        Py_DECREF(out);
-        Py_RETURN_NONE;
-    }
+    /* the best count so far (for the side to move), where the next card's questions start */
+    int best = self->by_side && self->ntrick == 0 ? estimate(self, self->side) : -1;
+    int asked = 0;
     Move moves[MAX_MOVES];
     int n = gen_moves(self, moves, -1, 0);
     /* per suit, the answers that cover lower cards: (threshold, count) */
@@ -1193,24 +1190,18 @@ static PyObject *Core_values(Core *self, PyObject *args) {
                 break;
             }
         if (value < 0) {
-            int found = rp.suit == s && rp.bit == m->bit;
             u16 relu[4] = {0, 0, 0, 0};
-            if (found) {
-                value = best;
-            } else {
-                /* no card beats the best: at most its count (maximiser), at least (minimiser) */
-                MoveQuestion q = {m, relu};
-                value = maximiser ? settle(self, best, 0, best, ask_move, &q)
-                                  : settle(self, best + 1, best, left, ask_move, &q);
-                if (value < 0) {
-                    Py_DECREF(out);
-                    Py_RETURN_NONE;
-                }
-                u16 t = relu[s] ? lowbit(relu[s]) : ABOVE_ALL;
-                if (m->top < t) {
-                    cover_below[s][ncover[s]] = t;
-                    cover_value[s][ncover[s]++] = value;
-                }
+            MoveQuestion q = {m, relu};
+            value = settle(self, best, 0, left, ask_move, &q);
+            if (value < 0) {
+                Py_DECREF(out);
+                Py_RETURN_NONE;
+            }
+            if (!asked++ || (maximiser ? value > best : value < best)) best = value;
+            u16 t = relu[s] ? lowbit(relu[s]) : ABOVE_ALL;
+            if (m->top < t) {
+                cover_below[s][ncover[s]] = t;
+                cover_value[s][ncover[s]++] = value;
             }
         }
         PyObject *key = PyLong_FromLong(suit_bit_to_card(s, m->bit, self->jokers));

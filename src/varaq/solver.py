@@ -319,9 +319,9 @@ class Solver:
         self, hands: Sequence[int], leader: int, trick: Sequence[int], broken: bool,
         first_trick_two_clubs: bool,
     ) -> dict[int, int]:
-        """The core's way (``Core.values``): the position's count and a best card first, every
-        other card bounded by it, and cards lower than every rank a sibling's answer rested on
-        given that sibling's count without a search."""
+        """The core's way (``Core.values``): every card asked in one table, each card's
+        questions starting from the best count of the cards before it, and cards lower than
+        every rank a sibling's answers rested on given that sibling's count without a search."""
         moves = self.root_moves(hands, leader, trick, broken, first_trick_two_clubs)
         if first_trick_two_clubs and not trick:
             return {card: self._after(hands, leader, trick, broken, card) for card in moves}
