@@ -208,7 +208,7 @@ def test_normal_looks_when_a_blind_nil_is_not_worth_it() -> None:
     assert g.phase_name == "blind"
     assert _decide("normal", g.view(g.turn)) == LOOK
     # Behind and the opponents near the target: blind nil even without an exchange.
-    g = _blind_game(Rules.named("classic").with_options(exchange=0), totals=(250, 450))
+    g = _blind_game(Rules.named("classic").with_options(exchange=0), totals=(300, 450))
     assert _decide("normal", g.view(g.turn)) == BLIND_NIL
 
 

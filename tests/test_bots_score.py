@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from varaq import Game
-from varaq.actions import BLIND_NIL, LOOK
+from varaq.actions import BID, BLIND_NIL, LOOK
 from varaq.bots import make_bot
 from varaq.bots.hard import HardBot
 from varaq.cards import STANDARD_DECK, parse_card, parse_hand
@@ -97,3 +97,21 @@ def test_hard_bids_blind_nil_far_behind_with_an_exchange() -> None:
 def test_hard_looks_when_blind_nil_does_not_pay() -> None:
     # Behind by 120 without an exchange, the opponents far from the target: look.
     assert _blind(Rules.named("classic").with_options(exchange=0), totals=(0, 120)) == LOOK
+
+
+def test_a_hard_bid_is_explained_by_its_expected_score_and_its_tricks() -> None:
+    from varaq.bots.advice import bid_advice, hard_bid
+
+    g = Game("classic", seed=4)
+    g.deal(hands=[parse_hand("AS KS QS 5S 4S AH KH 2H AD 3D 4C 5C 6C"),
+                  parse_hand("2S 3S 6S 7S 3H 4H 5H 2D 4D 5D 2C 3C 7C"),
+                  parse_hand("8S 9S TS 6H 7H 8H 6D 7D 8D 9D 8C 9C TC"),
+                  parse_hand("JS 9H TH JH QH TD JD QD KD JC QC KC AC")], dealer=W)
+    view = g.view(N)
+    decision = hard_bid(view, samples=6)
+    assert decision == hard_bid(view, samples=6)  # asked twice, the same bid
+    bid = decision.action - BID
+    assert bid >= 5  # three top spades, two more aces, a king under the ace
+    assert "expected score" in decision.reason and "6 layouts" in decision.reason
+    text = bid_advice(view.hand, False, bid, decision.reason)
+    assert text.startswith(f"{bid}: three sure spade tricks") and "expected score" in text

@@ -1,9 +1,13 @@
 """The bid advisor's words: where a hand's tricks come from, as a player would count them.
 
-The Hint during bidding says what bid the Hard player would make, and why — not as a search
-statistic but the way a player counts a hand: "4: two sure spade tricks (A♠ K♠), the A♦, and
-one likely club ruff".  The counting is :func:`~.bidding.estimate_parts`, the same arithmetic
-the computer players bid from, so the words never disagree with the numbers.
+The Hint during bidding says what bid the Hard player would make, and why, in two parts: where
+the hand's tricks come from, the way a player counts them ("4: two sure spade tricks (A♠ K♠),
+the A♦, and one likely club ruff"), and what the Hard player's simulation found for that bid
+("expected score +31 for our side; we make the contract in 88% of 24 layouts, where perfect
+play gives our side about 7.4 tricks", :class:`~.simbid.BidStudy`).  The counting is
+:func:`~.bidding.estimate_parts`, the same arithmetic the computer players start from, and the
+expected score is the very number the bid was chosen by, so the words never disagree with the
+bid.
 
 >>> from varaq.cards import parse_hand
 >>> trick_reasons(parse_hand("AS KS 5S 4S AD 7D 6D 3H 9H 8H 2H QC 4C"), jokers=False)
@@ -177,7 +181,8 @@ def _spade_words(part: Part) -> str:
 
 
 def bid_advice(hand: int, jokers: bool, bid: int, reason: str) -> str:
-    """The Hint for a bid: the number, where its tricks come from, and the bot's own reason.
+    """The Hint for a bid: the number, where its tricks come from, and the bot's own reason
+    (for Hard, the bid's expected score over its solved layouts).
 
     A nil keeps the bot's reason alone: it is about the hand's danger, not its tricks.
     """

@@ -12,14 +12,23 @@ each layout, tries every candidate action to the end of the hand:
   the median, so some hundred layouts in the budget); a full 13-card layout still costs about
   40 ms at the median and up to half a second, too much for a fair sample in 0.6 s.  With the
   pure Python solver it stays at the last 4 cards;
-- **bidding**: the bids around Normal's estimate, and nil when the hand can hope to make it,
-  are each bid in every layout; the other seats then bid and everyone plays the hand out;
+- **bidding**: every legal bid, and nil, is priced over layouts solved double dummy from the
+  opening lead, the seats still to bid bidding as Normal would (:mod:`varaq.bots.simbid`);
+  the bid with the best expected value for the side is bid, and its reason says so
+  ("Bid 4: expected score +31 for our side; we make the contract in 88% of 24 layouts ...");
 - blind nil and the exchange follow Normal's judgement (a blind decision has no cards to
-  sample against).
+  sample against; :mod:`varaq.bots.blind` weighs the odds against the match score).
+
+The layouts are weighed by what the other seats did (:mod:`varaq.bots.sampling`): their bids,
+the suits they showed out of, and the cards they chose (a high card thrown under a lost trick
+says no lower card was there).  So the play search averages over the deals the table makes
+likely, not over every deal its hard facts allow.
 
 Every outcome is scored by the *match*, not by tricks (:func:`hand_value`): the hand's points
 for Hard's side minus the opponents', bags weighed by how close they bring a side to the
-penalty, and a large bonus or malus when the hand ends the match.  The action with the best
+penalty, and a large bonus or malus when the hand ends the match.  So a card that protects
+partner's nil, sets theirs, ducks a bag near the limit or takes a set worth more than the bag
+wins by its expected score, which counting tricks alone would miss.  The action with the best
 average over the layouts wins, and the reason says what it achieved in how many layouts
 ("Play the ten of clubs: it keeps my nil safe in 38 of 40 layouts").
 
