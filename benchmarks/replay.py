@@ -4,19 +4,26 @@
                                 [--before REV|DIR] [--keep FILE] [--match FILE] [--cold]
 
 Issue 7 asks that a 10,000-hand record replay at 5,000 hands a second or more, *process start
-included*: what a person waits for after typing ``varaq replay match.json --json``.  So this
-script
+included*: what a person waits for after typing ``varaq replay match.json --json``.  Issue 17
+asks for at least twice the hands a second of a plain pure-Python checker of the same record,
+process start included: ``benchmarks/plain_checker.py``, which shares no code with Varaq.  So
+this script
 
-1. plays one long classic match (target raised out of reach, so it lasts ``--hands`` hands)
-   with four seeded Normal players (or uniformly random legal actions), and writes its record;
-2. times, for the working tree and, with ``--before``, for another version of the code, side
-   by side and interleaved so that both see the same neighbours on a shared machine:
+1. plays one long classic match (both sides starting far below zero, so that it lasts
+   ``--hands`` hands) with four seeded Normal players (or uniformly random legal actions), and
+   writes its record;
+2. times, for the working tree, the plain checker and, with ``--before``, another version of
+   the code, side by side and interleaved so that all see the same neighbours on a shared
+   machine:
 
    - **process**: ``python -m varaq.cli replay RECORD --json`` as a whole process, from
      ``fork`` to exit, its output captured; in wall time, and in the CPU time it used (which
      leaves out waiting for a core on a shared machine);
    - **start**: the same command on a record with no hands, the cost of starting Python and
      importing what ``replay`` needs;
+   - for the plain checker, ``python benchmarks/plain_checker.py RECORD`` in the same two ways
+     (it must print the same scores), and the ratio of its time to each version's: the
+     medians' ratio, and the median of the ratios within each round;
    - **in process**: ``varaq.replay.run`` in an already started interpreter (reading the file,
      checking every card through the engine, writing the JSON to memory), wall and CPU;
 
@@ -60,6 +67,11 @@ from varaq.engine import DEAL, OVER  # noqa: E402
 from varaq.record import to_record  # noqa: E402
 
 GOAL_HANDS_PER_SECOND = 5000
+#: Issue 17: ``varaq replay`` against the plain checker, hands a second, process start included.
+GOAL_RATIO_VS_PLAIN = 2.0
+PLAIN_CHECKER = Path(__file__).resolve().parent / "plain_checker.py"
+#: Where both sides start the long match: far enough below 0 that 10,000 hands never end it.
+START_TOTAL = -900_000_000
 
 #: Run inside a child interpreter: ``varaq.replay.run`` on the record, ``repeat`` times, the
 #: output kept in memory; prints each run's wall and CPU seconds as a JSON list of pairs.
@@ -85,9 +97,13 @@ print(json.dumps(times))
 
 def play_match(hands: int, players: str, seed: int) -> tuple[Game, list[Any]]:
     """A classic match of exactly ``hands`` hands, and every action in order (a deal is the
-    tuple ``("deal", hands)``), so the engine can be timed on the same actions alone."""
-    rules = Rules.named("classic").with_options(target=10**9)
-    game = Game(rules, seed=f"{seed}:replay", dealer=0)
+    tuple ``("deal", hands)``), so the engine can be timed on the same actions alone.
+
+    The target is capped at 5,000 points, so a match lasts this long by starting both sides
+    far below zero (a record's ``start``): it plays exactly as classic from 0-0 would, the
+    trailing side bidding blind nil whenever it may, and no side comes near the target."""
+    rules = Rules.named("classic")
+    game = Game(rules, seed=f"{seed}:replay", dealer=0, totals=(START_TOTAL, START_TOTAL))
     rng = random.Random(seed)
     rngs = [random.Random(f"{seed}:{s}") for s in range(4)]
     bot = make_bot("normal") if players == "normal" else None
@@ -98,7 +114,7 @@ def play_match(hands: int, players: str, seed: int) -> tuple[Game, list[Any]]:
             actions.append(("deal", game.dealt))
             continue
         if game.phase == OVER:
-            raise SystemExit("the match ended early: raise the target")
+            raise SystemExit("the match ended early: start it lower")
         if bot is None:
             action = rng.choice(game.legal_actions())
         else:
@@ -125,7 +141,7 @@ def cached_match(
 
 def engine_seconds(game: Game, actions: list[Any]) -> tuple[float, float]:
     """Wall and CPU seconds for the engine alone to re-apply ``actions`` from the start."""
-    again = Game(game.rules, seed=game.seed, dealer=game.first_dealer)
+    again = Game(game.rules, seed=game.seed, dealer=game.first_dealer, totals=game.start_totals)
     apply = again.apply
     start, cpu = time.perf_counter(), time.process_time()
     for action in actions:
@@ -173,10 +189,16 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def process_seconds(env: dict[str, str], record: Path) -> tuple[float, float, bytes]:
-    """Wall time and CPU time of ``varaq replay RECORD --json`` as a whole process, and what
-    it printed.  CPU time leaves out the waits for a core the neighbours hold."""
-    command = [sys.executable, "-m", "varaq.cli", "replay", str(record), "--json"]
+def process_seconds(
+    env: dict[str, str], record: Path, plain: bool = False
+) -> tuple[float, float, bytes]:
+    """Wall time and CPU time of ``varaq replay RECORD --json`` (with ``plain``, of the plain
+    checker) as a whole process, and what it printed.  CPU time leaves out the waits for a
+    core the neighbours hold."""
+    if plain:
+        command = [sys.executable, str(PLAIN_CHECKER), str(record)]
+    else:
+        command = [sys.executable, "-m", "varaq.cli", "replay", str(record), "--json"]
     cpu = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, timeout=600)
@@ -267,14 +289,24 @@ def main(argv: list[str] | None = None) -> int:
             outputs[name] = process_seconds(env, record)[2]
         if len(set(outputs.values())) != 1:
             raise SystemExit("the versions print different JSON for the same record")
+        plain_env = child_env(ROOT / "src", cache)
+        if json.loads(process_seconds(plain_env, record, plain=True)[2]) != json.loads(
+            outputs["after"]
+        ):
+            raise SystemExit("the plain checker and varaq replay disagree on the scores")
+        plain: dict[str, list[float]] = {"process": [], "process_cpu": [], "start": []}
         for round_no in range(args.repeat):
             print(f"round {round_no + 1} of {args.repeat}", file=sys.stderr)
             for name, env in versions.items():
                 wall, cpu, _ = process_seconds(env, record)
                 timings[name]["process"].append(wall)
                 timings[name]["process_cpu"].append(cpu)
+            wall, cpu, _ = process_seconds(plain_env, record, plain=True)
+            plain["process"].append(wall)
+            plain["process_cpu"].append(cpu)
             for name, env in versions.items():
                 timings[name]["start"].append(process_seconds(env, empty)[0])
+            plain["start"].append(process_seconds(plain_env, empty, plain=True)[0])
             for name, env in versions.items():
                 for wall, cpu in in_process_seconds(env, record, 1):
                     timings[name]["in_process"].append(wall)
@@ -296,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
         "bytecode_cache": not args.cold,
         "repeat": args.repeat,
         "goal_hands_per_s": GOAL_HANDS_PER_SECOND,
+        "goal_ratio_vs_plain": GOAL_RATIO_VS_PLAIN,
     }
     for name in versions:
         t = timings[name]
@@ -311,6 +344,24 @@ def main(argv: list[str] | None = None) -> int:
             clock: result[name][key]["hands_per_s"] >= GOAL_HANDS_PER_SECOND
             for clock, key in (("wall", "process"), ("cpu", "process_cpu"))
         }
+    result["plain_checker"] = {
+        "source": "benchmarks/plain_checker.py",
+        "process": figures(plain["process"], hands),
+        "process_cpu": figures(plain["process_cpu"], hands),
+        "start": figures(plain["start"], None),
+    }
+    for name in versions:
+        ratios: dict[str, Any] = {}
+        for clock, key in (("wall", "process"), ("cpu", "process_cpu")):
+            ours, theirs = timings[name][key], plain[key]
+            ratios[clock] = round(statistics.median(theirs) / statistics.median(ours), 2)
+            ratios[f"{clock}_by_round"] = round(
+                statistics.median(p / o for p, o in zip(theirs, ours, strict=True)), 2
+            )
+        ratios["goal_met"] = {
+            clock: ratios[clock] >= GOAL_RATIO_VS_PLAIN for clock in ("wall", "cpu")
+        }
+        result[name]["vs_plain"] = ratios
     if "before" in result:
         result["speedup_process"] = round(
             result["before"]["process"]["median_s"] / result["after"]["process"]["median_s"], 2

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import varaq.record as record_module
 from deal_helpers import play_hand
 from varaq import BID, BLIND_NIL, LOOK, Game, Rules
 from varaq.cards import SUIT_MASKS, SUIT_NAMES, SUIT_OF, card_text, parse_card
@@ -547,3 +548,162 @@ def test_a_wrong_52nd_card_and_a_53rd_card_are_told_apart() -> None:
     assert refusal(doc) == f"hand 1, trick 13: {'NESW'[game.turn]} does not hold {words[0]}"
     doc["hands"][0]["plays"] = " ".join([*words, words[0]])
     assert refusal(doc) == f"hand 1: {words[0]} is played after the 13th trick"
+
+
+# -- the fast path (issue 17) ---------------------------------------------------------------
+#
+# load_record checks ordinary hands without the engine and hands anything unusual to it; these
+# tests hold the two to the same answers: the same game, or the same one-line refusal.
+
+FAST_RULES = [
+    "classic",
+    "varaq",
+    {"preset": "classic", "two_clubs_leads": True},
+    {"preset": "classic", "min_team_bid": 4, "exchange": 1},
+    {"preset": "classic", "nil": False, "blind_nil": False, "exchange": 0},
+    {"preset": "classic", "exchange": 3, "blind_nil_trail": 0},
+]
+
+
+def random_match(rules: Any, seed: int, hands: int = 6) -> dict[str, Any]:
+    """A record of random legal play, NS starting 300 behind so that blind nils come up."""
+    rng = random.Random(seed)
+    game = Game(Rules.from_spec(rules), seed=seed, totals=(0, 300), dealer=seed % 4)
+    while game.hand_no < hands and not game.is_over:
+        if game.phase_name == "deal":
+            game.deal()
+        else:
+            game.apply(rng.choice(game.legal_actions()))
+    return to_record(game)
+
+
+def game_state(game: Game) -> dict[str, Any]:
+    return {slot: getattr(game, slot) for slot in Game.__slots__}
+
+
+def both_ways(doc: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    """What load_record makes of ``doc`` with the fast path and without it: a game's state, or
+    the refusal."""
+    out: list[Any] = []
+    for fast in (True, False):
+        monkeypatch.setattr(record_module, "_FAST", fast)
+        try:
+            out.append(game_state(load_record(copy.deepcopy(doc))))
+        except RecordError as e:
+            out.append(f"refused: {e}")
+    return out[0], out[1]
+
+
+def test_the_fast_path_takes_ordinary_hands(monkeypatch: pytest.MonkeyPatch) -> None:
+    taken: list[bool] = []
+    play = record_module._FastHands.play
+
+    def counted(self: record_module._FastHands, hand: Any) -> bool:
+        taken.append(play(self, hand))
+        return taken[-1]
+
+    monkeypatch.setattr(record_module._FastHands, "play", counted)
+    for number, rules in enumerate(FAST_RULES):
+        doc = random_match(rules, number)
+        load_record(doc)
+    assert taken and all(taken)  # every hand but each record's last
+
+
+@pytest.mark.parametrize("rules", FAST_RULES, ids=str)
+def test_the_fast_path_and_the_engine_agree_on_good_records(
+    rules: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for seed in range(4):
+        doc = random_match(rules, seed)
+        fast, engine = both_ways(doc, monkeypatch)
+        assert not isinstance(fast, str), fast
+        assert fast == engine
+
+
+def _spoil(doc: dict[str, Any], rng: random.Random) -> str:
+    """Change one thing in a hand before the last, the way a bad or unusual record would."""
+    number = rng.randrange(len(doc["hands"]) - 1)
+    hand = doc["hands"][number]
+    plays = hand["plays"].split()
+    seats = "NESW"
+    kind = rng.choice([
+        "swap plays", "swap in trick", "other card", "swap dealt", "bid", "dealer", "drop",
+        "exchange", "spelling", "tricks", "fewer plays", "more plays", "key", "types",
+    ])
+    if kind == "swap plays":
+        i, j = rng.sample(range(52), 2)
+        plays[i], plays[j] = plays[j], plays[i]
+    elif kind == "swap in trick":
+        t = 4 * rng.randrange(13)
+        i, j = rng.sample(range(t, t + 4), 2)
+        plays[i], plays[j] = plays[j], plays[i]
+    elif kind == "other card":
+        plays[rng.randrange(52)] = rng.choice(plays)
+    elif kind == "swap dealt":
+        a, b = rng.sample(seats, 2)
+        x, y = hand["deal"][a].split(), hand["deal"][b].split()
+        i, j = rng.randrange(13), rng.randrange(13)
+        x[i], y[j] = y[j], x[i]
+        hand["deal"][a], hand["deal"][b] = " ".join(x), " ".join(y)
+    elif kind == "bid":
+        hand["bids"][rng.choice(seats)] = rng.choice(
+            [0, 1, 2, 3, 5, 9, 13, 14, -1, "nil", "blind", "x", True, False, 3.0, None, [2]]
+        )
+    elif kind == "dealer":
+        hand["dealer"] = rng.choice(["N", "E", "S", "W", "n", "north", 1, None, "X"])
+    elif kind == "drop":
+        part = rng.choice(["deal", "bids", "exchange"])
+        if part in hand:
+            del hand[part][rng.choice(list(hand[part]))]
+    elif kind == "exchange":
+        given = hand.get("exchange") or {rng.choice(seats): "2C 3C"}
+        seat = rng.choice(list(given))
+        own = hand["deal"][seat].split()
+        given[seat] = " ".join(rng.sample(own, min(len(own), rng.choice([1, 2, 3]))))
+        hand["exchange"] = given
+    elif kind == "spelling":
+        i = rng.randrange(52)
+        plays[i] = rng.choice([plays[i].lower(), plays[i].replace("T", "10"), plays[i] + ","])
+    elif kind == "tricks":
+        hand["tricks"] = {s: rng.choice([3, 4]) for s in seats}
+    elif kind == "fewer plays":
+        del plays[rng.randrange(52):]
+    elif kind == "more plays":
+        plays.append(rng.choice(plays))
+    elif kind == "key":
+        hand[rng.choice(["looked", "note"])] = []
+    elif kind == "types":
+        hand[rng.choice(["deal", "bids", "plays"])] = rng.choice([None, [], "AS", 3])
+    if isinstance(hand.get("plays"), str):
+        hand["plays"] = " ".join(plays)
+    return kind
+
+
+def test_the_fast_path_and_the_engine_agree_on_spoiled_records(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(17)
+    refused = 0
+    for trial in range(300):
+        doc = random_match(FAST_RULES[trial % len(FAST_RULES)], 100 + trial, hands=4)
+        kind = _spoil(doc, rng)
+        fast, engine = both_ways(doc, monkeypatch)
+        assert fast == engine, (trial, kind)
+        refused += isinstance(fast, str)
+    assert refused > 150  # most spoils break a rule; the rest are read the slow way
+
+
+def test_a_spade_led_before_spades_are_broken_is_refused_in_any_hand() -> None:
+    doc = random_match("classic", 3, hands=3)
+    good = load_record(doc)
+    hand = doc["hands"][0]
+    plays = hand["plays"].split()
+    # Lead a spade at the first trick from a hand that has other suits: find such a deal.
+    leader = "NESW"[("NESW".index(hand["dealer"]) + 1) % 4]
+    spades = [c for c in hand["deal"][leader].split() if c.endswith("S")]
+    if spades and plays[0] not in spades and len(spades) < 13:
+        plays[plays.index(spades[0])], plays[0] = plays[0], spades[0]
+        hand["plays"] = " ".join(plays)
+        message = refusal(doc)
+        assert message.startswith("hand 1, trick 1:")
+    assert good.hand_no == 3

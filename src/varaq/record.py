@@ -30,12 +30,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from itertools import product
 from typing import Any
 
-from .actions import BID, BLIND_NIL, LOOK
-from .cards import CARD_WORDS, CardError, card_text, hand_text, parse_card
+from .actions import BID, BLIND_NIL, DEAL_GIVEN, LOOK
+from .cards import (
+    CARD_WORDS,
+    SPADE_MASK,
+    STANDARD_DECK,
+    SUIT_MASKS,
+    SUIT_OF,
+    TWO_CLUBS,
+    CardError,
+    card_text,
+    hand_text,
+    parse_card,
+)
 from .engine import BIDDING, BLIND, DEAL, EXCHANGE, OVER, PLAY, Game, HandLog, IllegalAction
 from .rules import PRESETS, Rules, RulesError
+from .scoring import match_winner, score_hand
 from .seats import SEAT_LETTERS, SIDE_NAMES, parse_seat
 
 __all__ = ["FORMAT", "RecordError", "to_record", "load_record", "parse_record"]
@@ -51,6 +64,9 @@ _BIT = tuple(1 << card for card in range(54))
 _CARD_BITS = {word: _BIT[card] for word, card in CARD_WORDS.items()}
 #: The seat letters a record writes, looked up before ``parse_seat`` reads other spellings.
 _SEAT_KEYS = {letter: seat for seat, letter in enumerate(SEAT_LETTERS)}
+#: Whether :func:`load_record` may check ordinary hands without the engine (see
+#: :class:`_FastHands`); the tests turn it off to compare.
+_FAST = True
 
 
 class RecordError(ValueError):
@@ -304,6 +320,10 @@ def load_record(doc: Mapping[str, Any] | str | bytes, *, seed: int | str = 0) ->
     if hands and isinstance(hands[0], Mapping) and hands[0].get("dealer") is not None:
         first_dealer = _read_seat(hands[0]["dealer"], "hand 1: dealer")
     game = Game(rules, seed=seed, totals=totals, bags=bags, dealer=first_dealer)
+    # Every hand but the last may take the fast path; the last always goes through the engine,
+    # which leaves the game (the hand's tricks, turn, holdings) exactly as it was played.
+    fast = _FastHands(game)
+    fast_until = len(hands) if _FAST and fast.enabled else 1
     for number, hand in enumerate(hands, 1):
         if game.phase == OVER:
             raise RecordError(f"hand {number}: the match was already over after hand {number - 1}")
@@ -312,6 +332,8 @@ def load_record(doc: Mapping[str, Any] | str | bytes, *, seed: int | str = 0) ->
                 f"hand {number - 1}: unfinished ({_where_it_stopped(game)}), "
                 f"but hand {number} follows"
             )
+        if number < fast_until and fast.play(hand):
+            continue
         _HandReader(game, number, hand).read()
     conceded = doc.get("conceded")
     if conceded is not None:
@@ -442,6 +464,299 @@ def _by_seat(value: Any, place: str) -> dict[int, Any]:
             raise RecordError(f"{place}: seat {SEAT_LETTERS[seat]} appears twice")
         out[seat] = item
     return out
+
+
+# -- the fast path -------------------------------------------------------------------------
+#
+# A long match is thousands of hands that obey the rules, and most of a replay's time went into
+# the engine's ``apply``, once per card.  :class:`_FastHands` checks an ordinary finished hand
+# (four hands of 13 cards dealt, four bids, the exchange its blind nils call for, 52 cards
+# played, all written the way Varaq writes them) with a few integer operations a trick, and
+# writes into the game what the engine would have.  It never explains a refusal: at the first
+# thing it does not like, a broken rule or only an unusual way of writing the hand, it leaves
+# the game untouched and the hand goes card by card through the engine (:class:`_HandReader`),
+# which accepts or refuses it in its own words.  So a record loads, or is refused with the same
+# line, with or without it; tests compare the two on many good and spoiled records.
+
+#: The keys a hand may have and still take the fast path (``tricks`` and ``looked`` never do).
+_FAST_KEYS = frozenset(("dealer", "deal", "bids", "exchange", "plays"))
+#: A bid's value by the way it is written; ``"blind"`` is -2.  Looked up only for an ``int`` or
+#: a ``str``: ``True`` or ``3.0`` would find 1 or 3 in it, and the engine refuses both.
+_BID_VALUES: dict[int | str, int] = {**{n: n for n in range(14)}, "nil": 0, "blind": -2}
+_BID_TYPES = frozenset((int, str))
+#: The seats in bidding order after each dealer: from the dealer's left.
+_ORDER_AFTER = tuple(tuple((dealer + i) & 3 for i in (1, 2, 3, 4)) for dealer in range(4))
+#: ``_NEXT_SEAT[k]``: a seat's byte -> the seat ``k`` places after it, for ``bytes.translate``.
+_SEAT_BYTES = bytes(range(4))
+_NEXT_SEAT = [bytes.maketrans(_SEAT_BYTES, bytes((s + k) & 3 for s in range(4))) for k in range(4)]
+#: ``_HOLDS[seat]``: that seat's byte -> the digit ``1``, the others' -> ``0``.
+_HOLDS = [
+    bytes.maketrans(_SEAT_BYTES, b"".join(b"1" if s == seat else b"0" for s in range(4)))
+    for seat in range(4)
+]
+#: The suit (0-3) of each card.
+_SUIT_NUMBERS = list(SUIT_OF[:52])
+#: ``1 << card`` in a list: mapping a list's ``__getitem__`` is faster than a tuple's.
+_BIT_LIST = list(_BIT)
+#: The lowest spade's bit.  Without jokers the spades are the top 13 bits of the deck, so a
+#: mask at least this large holds a spade, and the highest card of such a trick is its best.
+_LOWEST_SPADE = _BIT[39]
+_NOT_SPADES = STANDARD_DECK & ~SPADE_MASK
+#: The seats that pass in the exchange, in order, by dealer and blind nil bidders: for each
+#: blind nil from the dealer's left, its partner, then the bidder.
+_GIVERS = {
+    (dealer, blind): tuple(g for s in _ORDER_AFTER[dealer] if blind[s] for g in (s ^ 2, s))
+    for dealer in range(4)
+    for blind in product((False, True), repeat=4)
+}
+#: Who holds each card of a deal read as the 52 cards of N, E, S and W one after the other.
+_SEAT_OF_DEALT = bytes([0] * 13 + [1] * 13 + [2] * 13 + [3] * 13)
+
+
+def _byte_table(values: dict[int, int], other: int) -> bytes:
+    table = bytearray([other]) * 256
+    for byte, value in values.items():
+        table[byte] = value
+    return bytes(table)
+
+
+#: A rank letter's byte -> the rank (0-12), a suit letter's -> its first card (0, 13, 26, 39).
+#: Any other byte becomes 64 as a rank and 128 as a suit, so that a card made of it is 52 or
+#: more (and below 256: adding a rank to a suit never carries into the next card's byte).
+_RANK_BYTE = _byte_table({ord(r): rank for rank, r in enumerate("23456789TJQKA")}, 64)
+_SUIT_BYTE = _byte_table({ord(s): 13 * suit for suit, s in enumerate("CDHS")}, 128)
+_CARD_BYTES = bytes(range(52))
+#: The spaces between ``count`` cards written the plain way.
+_GAPS = {count: " " * (count - 1) for count in range(1, 53)}
+
+
+def _plain_cards(text: str, count: int) -> bytes:
+    """The ``count`` cards of ``text`` written the way records write them (``"KS JS 7S"``: upper
+    case, ``T`` for ten, one space between), one byte a card; ``ValueError`` for other text.
+
+    Cutting the text into a string a card and looking each up, as :func:`_read_cards` does for
+    every spelling, took a third of the fast path's time.  Here the ranks and the suits are two
+    slices of the text, each made numbers by one ``translate``, and added as two big integers.
+    """
+    if len(text) != 3 * count - 1 or text[2::3] != _GAPS[count]:
+        raise ValueError("not plain card text")
+    cards = (
+        int.from_bytes(text[0::3].encode("ascii").translate(_RANK_BYTE))
+        + int.from_bytes(text[1::3].encode("ascii").translate(_SUIT_BYTE))
+    ).to_bytes(count)
+    if cards.translate(None, _CARD_BYTES):
+        raise ValueError("not plain card text")
+    return cards
+
+
+#: What the blind nil choices and the bids of a hand come to: the actions in order, each seat's
+#: bid and whether it is blind; ``None`` where the engine refuses them.
+_Bidding = tuple[tuple[int, ...], tuple[int, int, int, int], tuple[bool, bool, bool, bool]]
+
+
+class _FastHands:
+    """The fast path for one record's hands under one set of rules (see the comment above)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rules = rules = game.rules
+        #: Off for rules whose tricks the order of the bits does not rank (the jokers).
+        self.enabled = not rules.jokers
+        #: The bidding of each (dealer, sides that may bid blind nil, bids) met so far: a long
+        #: match meets many of them more than once.
+        self.biddings: dict[tuple[Any, ...], _Bidding | None] = {}
+
+    def play(self, hand: Any) -> bool:
+        """Apply ``hand`` to the game if it is an ordinary finished hand that obeys the rules;
+        ``False``, with the game untouched, for anything else."""
+        try:
+            if type(hand) is not dict or not _FAST_KEYS.issuperset(hand):
+                return False
+            game, rules = self.game, self.rules
+            deal, words = hand["deal"], hand["bids"]
+            if type(deal) is not dict or len(deal) != 4 or type(words) is not dict or len(
+                words
+            ) != 4:
+                return False
+            dealer = (game.dealer + 1) & 3 if game.hand_no else game.first_dealer
+            named = hand.get("dealer")
+            if named is not None and (type(named) is not str or _SEAT_KEYS[named] != dealer):
+                return False
+
+            # The deal: 13 cards each, 52 different cards.
+            texts = (deal["N"], deal["E"], deal["S"], deal["W"])
+            if len(texts[0]) != 38 or len(texts[1]) != 38 or len(texts[2]) != 38:
+                return False  # (and the fourth has 13 cards: 52 in all)
+            cards = _plain_cards(" ".join(texts), 52)
+            if cards.translate(bytes.maketrans(cards, _CARD_BYTES)) != _CARD_BYTES:
+                return False  # a card twice: its place does not map back to itself
+            #: card -> the seat holding it, as a table for ``bytes.translate``
+            own = bytearray(bytes.maketrans(cards, _SEAT_OF_DEALT))
+            # Each seat's mask: its cards as the digits of a binary number, highest first.
+            highest_first = own[51::-1]
+            dealt = (
+                int(highest_first.translate(_HOLDS[0]), 2),
+                int(highest_first.translate(_HOLDS[1]), 2),
+                int(highest_first.translate(_HOLDS[2]), 2),
+                int(highest_first.translate(_HOLDS[3]), 2),
+            )
+
+            # Blind nil and the bids.
+            n, e, s, w = words["N"], words["E"], words["S"], words["W"]
+            if not (
+                type(n) in _BID_TYPES and type(e) in _BID_TYPES and type(s) in _BID_TYPES
+                and type(w) in _BID_TYPES
+            ):
+                return False
+            values = (_BID_VALUES[n], _BID_VALUES[e], _BID_VALUES[s], _BID_VALUES[w])
+            may_blind = 0  # bit 0: NS trails by enough for a blind nil; bit 1: EW does
+            if rules.blind_nil:
+                totals, need = game.totals, rules.blind_nil_trail
+                may_blind = (totals[1] - totals[0] >= need) | (totals[0] - totals[1] >= need) << 1
+            key = (dealer, may_blind, values)
+            if key in self.biddings:
+                bidding = self.biddings[key]
+            else:
+                bidding = self.biddings[key] = self.bidding(dealer, may_blind, values)
+            if bidding is None:
+                return False
+            actions, bids, blind = bidding
+
+            # The exchange: for each blind nil, the partner passes first, then the bidder.
+            hands = list(dealt)
+            exchanged = (0, 0, 0, 0)
+            passes = hand.get("exchange")
+            size = rules.exchange
+            if size and True in blind:
+                givers = _GIVERS[dealer, blind]
+                if type(passes) is not dict or len(passes) != len(givers):
+                    return False
+                gave = [0, 0, 0, 0]
+                passed: list[int] = []
+                for giver in givers:
+                    some = list(map(CARD_WORDS.__getitem__, passes[SEAT_LETTERS[giver]].split()))
+                    mask = sum(map(_BIT_LIST.__getitem__, some))
+                    if len(some) != size or mask.bit_count() != size or mask & ~hands[giver]:
+                        return False
+                    receiver = giver ^ 2
+                    hands[giver] ^= mask
+                    hands[receiver] |= mask
+                    gave[giver] = mask
+                    passed += some
+                    for card in some:
+                        own[card] = receiver
+                exchanged = (gave[0], gave[1], gave[2], gave[3])
+                actions += tuple(passed)
+            elif passes is not None:
+                return False
+
+            # The play.  Who played each card is checked once, at the end: the seats that held
+            # the cards, in order, must be each trick's leader and the three after it.  Until
+            # then a trick asks only what the order of the cards cannot show: that a seat that
+            # did not follow suit had none left, and that a spade led before spades were broken
+            # came from a hand of nothing else.  A seat's cards left are the cards it was
+            # dealt and passed, less every card played so far (it never held the others).
+            plays = _plain_cards(hand["plays"], 52)
+            if rules.two_clubs_leads:
+                if plays[0] != TWO_CLUBS:
+                    return False
+                leader = own[TWO_CLUBS]
+            else:
+                leader = (dealer + 1) & 3
+            leaders = bytearray((leader,))
+            bit, suit_of = _BIT_LIST, _SUIT_NUMBERS
+            played = 0
+            stream = iter(plays)
+            for c0, c1, c2, c3 in zip(stream, stream, stream, stream, strict=True):
+                led = suit_of[c0]
+                if suit_of[c1] == led and suit_of[c2] == led and suit_of[c3] == led:
+                    best = c0 if c0 > c1 else c1  # (cheaper than calling max)
+                    if c2 > best:
+                        best = c2
+                    if c3 > best:
+                        best = c3
+                else:
+                    left = SUIT_MASKS[led] & ~played
+                    if (
+                        (suit_of[c1] != led and hands[(leader + 1) & 3] & left)
+                        or (suit_of[c2] != led and hands[(leader + 2) & 3] & left)
+                        or (suit_of[c3] != led and hands[(leader + 3) & 3] & left)
+                    ):
+                        return False
+                    best = max(c0, c1, c2, c3)  # the highest spade, if any
+                    if best < 39:  # none: the best card of the suit led
+                        best = max([c for c in (c0, c1, c2, c3) if suit_of[c] == led])
+                if led == 3 and played < _LOWEST_SPADE and hands[leader] & ~played & _NOT_SPADES:
+                    return False
+                leader = own[best]
+                leaders.append(leader)
+                played |= bit[c0] | bit[c1] | bit[c2] | bit[c3]
+            if played != STANDARD_DECK:
+                return False  # a card played twice, so another never
+            owners = plays.translate(own)
+            first = owners[0::4]
+            if (
+                first != leaders[:13]
+                or owners[1::4] != first.translate(_NEXT_SEAT[1])
+                or owners[2::4] != first.translate(_NEXT_SEAT[2])
+                or owners[3::4] != first.translate(_NEXT_SEAT[3])
+            ):
+                return False
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError, OverflowError):
+            return False  # not written the plain way: the engine reads it
+
+        # The hand obeys the rules: record it as Game._finish_hand does.
+        del leaders[0]
+        taken = (leaders.count(0), leaders.count(1), leaders.count(2), leaders.count(3))
+        result = score_hand(rules, bids, blind, taken, (game.bags[0], game.bags[1]))
+        game.actions += actions
+        game.actions += plays
+        totals = game.totals
+        totals[0] += result.score[0]
+        totals[1] += result.score[1]
+        game.bags = [result.bags[0], result.bags[1]]
+        game.log.append(HandLog(dealer, dealt, bids, blind, exchanged, tuple(plays), result))
+        game.dealer = dealer
+        game.hand_no += 1
+        game.winner = match_winner(rules, totals)
+        game.phase = OVER if game.winner is not None else DEAL
+        game.turn = -1
+        return True
+
+    def bidding(self, dealer: int, may_blind: int, values: tuple[int, ...]) -> _Bidding | None:
+        """The blind nil choices and the bids of a hand as the engine takes them (``values``
+        by seat, -2 for a blind nil; ``may_blind`` the sides trailing by enough for one)."""
+        rules = self.rules
+        order = _ORDER_AFTER[dealer]
+        actions = [DEAL_GIVEN]
+        bids = [-1, -1, -1, -1]
+        blind = [False, False, False, False]
+        queue = [seat for seat in order if may_blind >> (seat & 1) & 1]
+        while queue:
+            seat = queue.pop(0)
+            if values[seat] == -2:
+                actions.append(BLIND_NIL)
+                blind[seat] = True
+                bids[seat] = 0
+                queue = [s for s in queue if s != seat ^ 2]  # one blind nil a side
+            else:
+                actions.append(LOOK)
+        for seat in order:
+            if blind[seat]:
+                continue
+            value = values[seat]
+            lowest = 1
+            mate = bids[seat ^ 2]
+            if rules.min_team_bid and mate > 0:
+                lowest = max(1, rules.min_team_bid - mate)
+            if value < lowest and not (value == 0 and rules.nil):
+                return None  # -2 too: a blind nil the blind nil choices did not take
+            bids[seat] = value
+            actions.append(BID + value)
+        return (
+            tuple(actions), (bids[0], bids[1], bids[2], bids[3]),
+            (blind[0], blind[1], blind[2], blind[3]),
+        )
 
 
 class _HandReader:
