@@ -613,7 +613,7 @@ def test_sign_in_attempts_for_a_name_are_counted_across_processes(
 
 #: The tables the migrations make, the first migration's and the later ones'.
 TABLES = ("tables", "entries", "users", "seats", "lessons_done", "daily_tries", "sessions",
-          "reset_codes", "audit")
+          "reset_codes", "audit", "ratings", "player_matches")
 
 
 def _newest_revision() -> str:

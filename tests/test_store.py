@@ -254,7 +254,7 @@ def test_the_admin_migration_keeps_people_and_adds_bans_codes_and_the_audit(
         db.execute("insert into users (name, name_key, password, created, played, won)"
                    " values ('Ana', 'ana', 'x', '2026-01-01 00:00:00', 3, 1)")
     assert upgrade(engine) == "0004"
-    assert current(engine) == HEAD == "0005"
+    assert current(engine) == HEAD and HEAD >= "0005"  # later revisions follow it
     with sqlite3.connect(path) as db:
         tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
         users = db.execute("select name, played, banned, ban_reason from users").fetchall()

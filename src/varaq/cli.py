@@ -24,6 +24,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
            "database"),
     "admin": ("varaq.service.admin", "accounts, bans, password resets, live tables and the "
               "audit log, in the server's database"),
+    "ratings": ("varaq.service.ratings", "rebuild the players' ratings and match history "
+                "from the stored matches"),
     "replay": ("varaq.replay", "check a game record and print its scores"),
     "arena": ("varaq.arena", "play computer players against each other in duplicate"),
     "analyse": ("varaq.analysis", "solve a record's hands double dummy and show each card's cost"),

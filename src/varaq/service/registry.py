@@ -42,6 +42,7 @@ from .newtable import (
     plausible_id,
 )
 from .ratelimit import RateLimits
+from .ratings import record_match
 from .results import count_results
 from .seating import Seating
 from .settings import Settings
@@ -80,7 +81,7 @@ class Tables:
         self._closed_watch: asyncio.Task[None] | None = None
         #: Told of every commit at every table (the players' results, the daily's tries…):
         #: side effects subscribe here instead of the table knowing about them.
-        self.commit_listeners: list[CommitListener] = [count_results]
+        self.commit_listeners: list[CommitListener] = [count_results, record_match]
         #: Set while this process stops: it takes no table and hands its own on.
         self.leaving = False
 
