@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from varaq import Rules, RulesError
-from varaq.rules import OPTIONS, PRESET_LABELS, PRESETS, signed
+from varaq.rules import DEFAULT_PRESET, OPTIONS, PRESET_LABELS, PRESETS, signed
 
 RANGED = [name for name, option in OPTIONS.items() if option.low is not None]
 
@@ -80,16 +80,38 @@ def test_every_preset_is_inside_every_range() -> None:
             assert value is None or option.low <= value <= option.high  # type: ignore[operator]
 
 
+#: Each preset's badges: its name, then every rule that differs from the default table (Varaq).
+PRESET_BADGES = {
+    "varaq": ["Varaq"],
+    "classic": ["Classic", "Blind nil", "Exchange 2", "Nil tricks do not score"],
+    "short": ["Short, to 300", "Target 300", "Blind nil", "Exchange 2", "Nil tricks do not score"],
+    "daily": ["Daily, to 250", "Target 250"],
+}
+
+
 @pytest.mark.parametrize(("name", "label"), list(PRESET_LABELS.items()))
-def test_a_preset_is_named_for_what_it_is_and_shows_only_its_name(name: str, label: str) -> None:
+def test_a_preset_is_named_for_what_it_is_with_a_badge_per_difference_from_varaq(
+    name: str, label: str
+) -> None:
     rules = Rules.named(name)
-    assert rules.label == label and rules.badges() == [label]
+    assert rules.label == label and rules.badges() == PRESET_BADGES[name]
     # Setting an option to the preset's own value changes nothing.
     assert Rules.from_spec({"preset": name, "target": rules.target}).label == label
 
 
-def test_the_daily_preset_is_labelled_as_a_short_game_to_250() -> None:
-    assert Rules.named("daily").label == "Short, to 250"
+def test_only_the_default_table_shows_its_name_alone() -> None:
+    assert DEFAULT_PRESET == "varaq"
+    alone = [name for name in PRESETS if Rules.named(name).badges() == [PRESET_LABELS[name]]]
+    assert alone == [DEFAULT_PRESET]
+
+
+def test_the_daily_preset_has_a_name_of_its_own() -> None:
+    assert Rules.named("daily").label == "Daily, to 250"
+    labels = list(PRESET_LABELS.values())
+    assert len(set(labels)) == len(labels)
+    # No two presets read as one name with another number ("Short, to 300" / "Short, to 250").
+    stems = [label.split(",")[0] for label in labels]
+    assert len(set(stems)) == len(stems)
 
 
 def test_a_customised_table_is_labelled_custom_with_a_badge_per_difference() -> None:
@@ -98,33 +120,43 @@ def test_a_customised_table_is_labelled_custom_with_a_badge_per_difference() -> 
         "mercy": -200, "bag_penalty": 0, "boston_bonus": 200,
     })
     assert rules.label == "Custom"
+    # Against the default table: Classic without blind nil keeps only its nil scoring apart.
     assert rules.badges() == [
-        "Custom", "Target 300", "No blind nil", "2♣ leads", "No bag penalty", "Mercy −200",
-        "Boston +200",
+        "Custom", "Target 300", "Nil tricks do not score", "2♣ leads", "No bag penalty",
+        "Mercy −200", "Boston +200",
     ]
 
 
 def test_every_option_has_a_badge_when_it_differs() -> None:
     changed = {
-        "target": 1000, "nil": False, "nil_value": 50, "blind_nil": False,
-        "blind_nil_value": 300, "blind_nil_trail": 150, "exchange": 3, "nil_bags_score": True,
+        "target": 1000, "nil_value": 50, "blind_nil": True,
+        "blind_nil_value": 300, "blind_nil_trail": 150, "exchange": 3, "nil_bags_score": False,
         "two_clubs_leads": True, "bag_limit": 5, "bag_penalty": 50, "mercy": -300,
         "min_team_bid": 4, "boston_bonus": 100,
     }
-    assert set(changed) | {"jokers"} == set(OPTIONS)
-    rules = Rules.named("classic").with_options(**changed)
+    assert set(changed) | {"jokers", "nil"} == set(OPTIONS)
+    rules = Rules.named("varaq").with_options(**changed)
     assert rules.badges() == [
-        "Custom", "Target 1000", "No nil", "Nil ±50", "No blind nil", "Blind nil ±300",
-        "Blind nil when 150 behind", "Exchange 3", "Nil tricks score", "2♣ leads",
+        "Custom", "Target 1000", "Nil ±50", "Blind nil", "Blind nil ±300",
+        "Blind nil when 150 behind", "Exchange 3", "Nil tricks do not score", "2♣ leads",
         "Bag limit 5", "Bag penalty −50", "Mercy −300", "Board 4", "Boston +100",
     ]
     assert Rules.named("varaq").with_options(jokers=True).badges() == [
         "Custom", "Big Joker Little Joker"]
+    assert Rules.named("varaq").with_options(nil=False).badges() == ["Custom", "No nil"]
+
+
+def test_a_value_whose_rule_is_off_is_no_badge() -> None:
+    # Blind nil's worth and the exchange mean nothing at a table without blind nil, and nil's
+    # worth nothing without nil: they differ from Varaq's values but change no hand.
+    rules = Rules.named("classic").with_options(
+        nil=False, blind_nil=False, nil_value=50, blind_nil_value=300)
+    assert rules.badges() == ["Custom", "No nil"]
 
 
 def test_presets_api_publishes_every_options_words_and_range(client: TestClient) -> None:
     doc = client.get("/api/presets").json()
-    assert doc["presets"]["daily"]["label"] == "Short, to 250"
+    assert doc["presets"]["daily"]["label"] == "Daily, to 250"
     assert doc["bounds"]["target"] == {
         "words": "Target", "help": OPTIONS["target"].help, "low": 50, "high": 5000}
     assert doc["bounds"]["jokers"]["low"] is None

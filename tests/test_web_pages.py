@@ -46,7 +46,10 @@ def test_examples_api_answers_what_the_engine_computes(client: TestClient) -> No
 def test_each_preset_is_described_in_words(client: TestClient, name: str) -> None:
     doc = rules_for(client, name)
     rules = Rules.named(name)
-    assert doc["label"] == PRESET_LABELS[name] and doc["badges"] == [PRESET_LABELS[name]]
+    assert doc["label"] == PRESET_LABELS[name] and doc["badges"] == rules.badges()
+    assert doc["badges"][0] == PRESET_LABELS[name]
+    assert (doc["badges"] == [PRESET_LABELS[name]]) == (name == "varaq")
+    assert ("Blind nil" in doc["badges"]) == rules.blind_nil
     assert doc["spec"] == name
     assert [s["heading"] for s in doc["sections"]] == HEADINGS
     assert f"reach {rules.target} points" in text_of(doc, "Winning")
@@ -65,7 +68,9 @@ def test_a_custom_table_is_described_with_its_own_values(client: TestClient) -> 
             "exchange": 0}
     doc = rules_for(client, json.dumps(spec))
     assert doc["label"] == "Custom" and doc["spec"] == spec
-    assert doc["badges"][:3] == ["Custom", "Target 300", "No exchange"]
+    # Classic's blind nil without its exchange: measured against Varaq, blind nil is the news.
+    assert doc["badges"][:4] == ["Custom", "Target 300", "Blind nil", "Nil tricks do not score"]
+    assert "No exchange" not in doc["badges"]
     assert "reach 300 points" in text_of(doc, "Winning")
     assert "below −250 loses" in text_of(doc, "Winning")
     assert "holder of the 2♣ leads it" in text_of(doc, "Play")

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "Rules", "RulesError", "PRESETS", "PRESET_LABELS", "RULE_HELP", "OPTIONS", "Option",
-    "options_json", "signed",
+    "Rules", "RulesError", "PRESETS", "PRESET_LABELS", "DEFAULT_PRESET", "RULE_HELP", "OPTIONS",
+    "Option", "options_json", "signed",
 ]
 
 
@@ -148,9 +148,18 @@ class Rules:
         ]
 
     def badges(self) -> list[str]:
-        """What the table shows about its rules: the label first, then every difference from
-        the preset (``["Custom", "Target 300", "2♣ leads"]``; a plain preset is just its name)."""
-        return [self.label, *self.differences()]
+        """What the table shows about its rules: the label first, then every rule that differs
+        from the default table (the ``varaq`` preset), in the table's words — so a Classic table
+        reads ``["Classic", "Blind nil", "Exchange 2", "Nil tricks do not score"]`` and only the
+        default table is its name alone.  A value whose rule is off at this table (blind nil's
+        worth without blind nil) is no badge: it changes nothing."""
+        default = PRESETS[DEFAULT_PRESET]
+        return [self.label, *(
+            _badge(name, getattr(self, name))
+            for name in OPTIONS
+            if getattr(self, name) != getattr(default, name)
+            and all(getattr(self, switch) for switch in _NEEDS.get(name, ()))
+        )]
 
 
 def signed(number: int) -> str:
@@ -181,6 +190,17 @@ def _badge(name: str, value: Any) -> str:
     # The on/off options: their words when on.
     return OPTIONS[name].words if value else _OFF_WORDS[name]
 
+
+#: The switches an option means something only under (nil's worth needs nil, the exchange
+#: needs blind nil, which needs nil).
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "nil_value": ("nil",),
+    "nil_bags_score": ("nil",),
+    "blind_nil": ("nil",),
+    "blind_nil_value": ("nil", "blind_nil"),
+    "blind_nil_trail": ("nil", "blind_nil"),
+    "exchange": ("nil", "blind_nil"),
+}
 
 _OFF_WORDS = {
     "nil": "No nil",
@@ -280,11 +300,15 @@ PRESETS: dict[str, Rules] = {
     "daily": Rules(preset="daily", target=250, blind_nil=False, exchange=0, nil_bags_score=True),
 }
 
-#: The presets by name, as the table and the form show them.  The ``daily`` preset is a short
-#: game to 250, not the daily deal itself, and is named for what it is.
+#: The presets by name, as the table and the form show them.  The ``daily`` preset is the daily
+#: deal's table (Varaq's rules to 250); anyone may also choose it for a game of their own.
 PRESET_LABELS: dict[str, str] = {
     "classic": "Classic",
     "short": "Short, to 300",
     "varaq": "Varaq",
-    "daily": "Short, to 250",
+    "daily": "Daily, to 250",
 }
+
+#: The default table: what a new game, an online table and quick match start from when nothing
+#: else is chosen, and what the badges are measured against.
+DEFAULT_PRESET = "varaq"

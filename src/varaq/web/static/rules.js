@@ -30,7 +30,7 @@ async function showTable() {
     for (const section of doc.sections) {
       list.append(el("dt", "", section.heading), el("dd", "", section.text));
     }
-    // The label is in the heading; the badges after it are the table's differences.
+    // The label is in the heading; the badges after it are where it differs from Varaq's.
     const changes = doc.badges.slice(1);
     body.replaceChildren(...(changes.length ? [badgeList(changes)] : []), list);
   } catch (error) {
