@@ -209,6 +209,8 @@ def test_open_a_table_dialog_refuses_impossible_rules_and_keeps_new_game_apart(
     sign_up(page, server.base, fresh_name("Rules"))
     page.get_by_role("button", name="Open a table").click()
     dialog = page.get_by_role("dialog", name="Open a table")
+    # The default table is chosen; Classic is one choice away.
+    expect(dialog.get_by_label("Preset")).to_have_value("varaq")
     dialog.get_by_label("Preset").select_option(label="Classic")
     dialog.get_by_label("Custom table").check()
     # Classic has blind nil; without nil the server refuses it, in its words.
@@ -225,10 +227,11 @@ def test_open_a_table_dialog_refuses_impossible_rules_and_keeps_new_game_apart(
     # The New game dialog keeps its own form: its choices are not the lobby's.
     page.get_by_role("button", name="New game").click()
     new_game = page.locator("#new-game-dialog")
-    expect(new_game.get_by_label("Preset")).to_have_value("classic")
+    expect(new_game.get_by_label("Preset")).to_have_value("varaq")
     new_game.get_by_label("Custom table").check()
     expect(new_game.get_by_label("Target", exact=True)).to_have_value("500")
     expect(new_game.get_by_label("Nil", exact=True)).to_be_checked()
+    expect(new_game.get_by_label("Blind nil", exact=True)).not_to_be_checked()
 
 
 # ---------------------------------------------------------------- quick match

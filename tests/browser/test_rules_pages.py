@@ -89,7 +89,8 @@ def test_rules_page_teaches_the_game_with_the_engines_examples(
     options = page.locator("#option-table")
     expect(options).to_contain_text("50 to 5000")
     expect(options).to_contain_text("Blind nil threshold")
-    expect(page.locator("#preset-table")).to_contain_text("Short, to 250")
+    expect(page.locator("#preset-table")).to_contain_text("Daily, to 250")
+    expect(page.locator("#preset-table")).not_to_contain_text("Short, to 250")
     # The sample trick is drawn with the table's own cards.
     expect(page.get_by_role("img", name="Two of spades")).to_be_visible()
     for term in ("Book", "Board", "Set", "Bag", "Cut", "Broken", "Boston", "Reneg"):
@@ -125,6 +126,9 @@ def test_rules_page_shows_one_tables_rules_on_top(page: Page, server: Server) ->
     expect(box).to_contain_text("This table's rules")
     expect(page.locator("#this-table-label")).to_have_text("Custom")
     expect(box.locator(".badges")).to_contain_text("Target 300")
+    # Classic's own rules that differ from the default table are badges too.
+    for badge in ("Blind nil", "Exchange 2", "Nil tricks do not score", "2♣ leads"):
+        expect(box.locator(".badges li", has_text=badge).first).to_be_visible()
     expect(box).to_contain_text("The holder of the 2♣ leads it")
     expect(box).to_contain_text("reach 300 points")
 
@@ -149,7 +153,7 @@ def test_new_game_form_names_presets_and_takes_its_ranges_from_the_server(
 ) -> None:
     open_custom_form(page, server)
     names = page.locator("#preset-select option").all_inner_texts()
-    assert names == ["Classic", "Short, to 300", "Varaq", "Short, to 250"]
+    assert names == ["Varaq", "Classic", "Short, to 300", "Daily, to 250"]
     target = page.get_by_label("Target")
     assert (target.get_attribute("min"), target.get_attribute("max")) == ("50", "5000")
     for label in ("Nil value", "Blind nil value", "Blind nil threshold", "Exchange",
@@ -174,6 +178,7 @@ def test_new_game_form_plays_every_target_and_the_nil_values(
     page: Page, server: Server
 ) -> None:
     open_custom_form(page, server)
+    page.get_by_label("Preset").select_option(label="Classic")
     page.get_by_label("Target").fill("275")
     page.get_by_label("Mercy").fill("-300")
     page.get_by_label("Nil value", exact=True).fill("50")
@@ -192,3 +197,31 @@ def test_new_game_form_plays_every_target_and_the_nil_values(
     expect(badges).to_contain_text("Target 275")
     expect(badges).to_contain_text("Nil ±50")
     expect(badges).to_contain_text("Exchange 3")
+    expect(badges).to_contain_text("Blind nil ±300")
+
+
+def test_new_game_starts_the_default_table_and_classic_is_one_choice_away(
+    page: Page, server: Server
+) -> None:
+    page.goto(f"{server.base}/?fast")
+    page.get_by_role("button", name="New game").click()
+    preset = page.get_by_label("Preset")
+    expect(preset).to_have_value("varaq")
+    expect(page.locator("#preset-summary")).to_contain_text("nil tricks score")
+    page.get_by_label("Easy").check()
+    page.get_by_role("button", name="Deal").click()
+    page.wait_for_url("**/play/*")
+    game_id = page.url.rsplit("/", 1)[-1].split("?")[0]
+    view = server.state(game_id)["view"]
+    assert view["rules"] == "varaq" and view["badges"] == ["Varaq"]
+    expect(page.locator("#badges li")).to_have_text(["Varaq"])
+    # Classic, one choice away: its blind nil, exchange and nil scoring are badges.
+    page.goto(f"{server.base}/?fast")
+    page.get_by_role("button", name="New game").click()
+    page.get_by_label("Preset").select_option(label="Classic")
+    page.get_by_label("Easy").check()
+    page.get_by_role("button", name="Deal").click()
+    page.wait_for_url("**/play/*")
+    expect(page.locator("#badges li")).to_have_text(
+        ["Classic", "Blind nil", "Exchange 2", "Nil tricks do not score"])
+    shot(page, "classic-table-badges")

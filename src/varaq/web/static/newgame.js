@@ -28,6 +28,9 @@ const NEEDS = {
   blind_nil_trail: "blind_nil", exchange: "blind_nil",
 };
 
+/** The preset a new table starts from, as on the server (quick match plays it too). */
+const DEFAULT_PRESET = "varaq";
+
 /** Whole-number options that may be left blank (no value: the rule is off). */
 const BLANK_MEANS_NONE = new Set(["mercy"]);
 
@@ -75,13 +78,19 @@ export class RulesPicker {
     if (this.info) return this.info; // two clicks, two loads: the first built the form
     this.info = info;
     const select = this.parts.preset;
-    select.replaceChildren(...Object.entries(info.presets).map(([name, spec]) => {
+    // The default table comes first and is chosen; Classic and the rest are one choice away.
+    const names = Object.keys(info.presets);
+    if (names.includes(DEFAULT_PRESET)) {
+      names.splice(names.indexOf(DEFAULT_PRESET), 1);
+      names.unshift(DEFAULT_PRESET);
+    }
+    select.replaceChildren(...names.map((name) => {
       const option = document.createElement("option");
       option.value = name;
-      option.textContent = spec.label || name;
+      option.textContent = info.presets[name].label || name;
       return option;
     }));
-    select.value = info.presets.classic ? "classic" : select.value;
+    select.value = names[0] || select.value;
     this.buildCustom(info.bounds || {});
     this.fill();
     return info;
