@@ -369,6 +369,9 @@ CARD_FREE = {
     "/api/review/{job_id}": "how that review is getting on",
     "/api/account/signout-everywhere": "ends a person's sessions; answers how many, no table",
     "/api/account/reset": "spends a reset code on a new password; answers yes or no, no table",
+    "/api/ratings": "the ratings leaderboard: names and numbers",
+    "/api/players/{name}": "a profile: ratings, counts, finished matches' scores, never a card",
+    "/api/matches/{table_id}": "one finished match's seats, score and links, never a card",
 }
 PASSWORD = "correct horse"
 #: Blind nil from the first hand (no side need trail), with a two-card exchange.

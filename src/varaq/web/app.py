@@ -45,7 +45,7 @@ from ..service.ratelimit import RateLimits
 from ..service.registry import Tables
 from ..service.settings import Pace, Settings
 from ..service.store import Store, default_db_url
-from . import accounts, daily, games, learn, online, pages, sockets
+from . import accounts, daily, games, learn, online, pages, players, sockets
 from .security import SecurityHeaders
 from .sessions import Sessions
 from .static import CachedStatic, content_hash, serve_page
@@ -270,6 +270,7 @@ def create_app(
         *pages.routes,
         *learn.routes,
         *daily.routes,
+        *players.routes,
         Mount(f"/static/{static_hash}", CachedStatic(directory=static, immutable=True)),
         Mount("/static", CachedStatic(directory=static, immutable=False), name="static"),
     ]

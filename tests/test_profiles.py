@@ -1,0 +1,138 @@
+"""Profiles, match history and the ratings leaderboard: what four people see after a short
+match, what a stranger may and may not see, and the refusals (unknown player, someone else's
+private match), each in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from online_helpers import Person, sign_up, wait_until
+from varaq.service.ratings import PROVISIONAL
+from varaq.web.players import rating_chart
+from web_helpers import make_app
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = make_app(tmp_path, drop_seconds=0.3, next_hand_seconds=0.5, turn_second=0.01)
+    with TestClient(app) as c:
+        yield c
+
+
+def private_match(host: Person, *others: Person) -> str:
+    """A private table of ``host`` and ``others`` (computer players in the empty seats), over
+    at once: the host concedes (their partner is away)."""
+    doc = host.ok("/api/tables", {"level": "easy", "fill_bots": True, "rules": "varaq"},
+                  status=201)
+    for person in others:
+        person.ok("/api/tables/join", {"code": doc["code"]})
+    host.ok(f"/api/games/{doc['id']}/start")
+    assert host.ok(f"/api/games/{doc['id']}/concede")["concede"] == "conceded"
+    return str(doc["id"])
+
+
+def profile_of(person: Person | TestClient, name: str, matches: int) -> dict[str, Any]:
+    """``name``'s profile as ``person`` sees it, once it lists ``matches`` matches."""
+    def look() -> dict[str, Any] | None:
+        response = person.get(f"/api/players/{name}")
+        assert response.status_code == 200, response.text
+        doc: dict[str, Any] = response.json()
+        return doc if doc["total"] == matches else None
+
+    doc: dict[str, Any] = wait_until(look, f"{name}'s {matches} matches")
+    return doc
+
+
+def test_after_a_match_each_profile_shows_the_rating_the_counts_and_the_match(
+    client: TestClient,
+) -> None:
+    ana, bo, cai, dee = (sign_up(client, n) for n in ("Ana", "Bo", "Cai", "Dee"))
+    tid = private_match(ana, bo, cai, dee)
+    for person in (ana, bo, cai, dee):
+        doc = profile_of(person, person.name, 1)
+        assert doc["own"] is True
+        rating = doc["rating"]
+        assert isinstance(rating, dict)
+        assert rating["matches"] == 1 and rating["provisional"] is True
+        assert rating["low"] < rating["mu"] < rating["high"]
+        online = doc["statistics"]["online"]
+        assert online["played"] == 1 and online["won"] == (person.name in ("Cai", "Dee"))
+        [entry] = doc["matches"]
+        assert entry["id"] == tid and entry["kind"] == "private"
+        assert {s["name"] for s in entry["seats"]} == {"Ana", "Bo", "Cai", "Dee"}
+        assert entry["badges"][0] == "Varaq" and entry["conceded"] is True
+        assert entry["links"]["record"] == f"/api/games/{tid}/record"
+        assert len(doc["chart"]) == 1
+    # The links work for the people who sat there.
+    assert ana.get(f"/api/games/{tid}/record").status_code == 200
+    assert ana.get(f"/api/matches/{tid}").json()["id"] == tid
+    # The page shows the same, with the chart drawn on the server.
+    page = ana.get("/players/Ana")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    html = page.text
+    assert "<svg" in html and "<title id=\"chart-title\">Rating of Ana" in html
+    assert f"Provisional: 1 of {PROVISIONAL} matches" in html
+    assert f'/api/games/{tid}/record' in html and "Single player and daily" in html
+
+
+def test_a_stranger_sees_quick_matches_but_never_a_private_one(client: TestClient) -> None:
+    ana, bo, eve = (sign_up(client, n) for n in ("Ana", "Bo", "Eve"))
+    tid = private_match(ana, bo)
+    profile_of(ana, "Ana", 1)
+    for stranger in (eve, client):
+        doc = profile_of(stranger, "Ana", 0)
+        assert doc["own"] is False and doc["matches"] == [] and doc["chart"] == []
+        assert doc["statistics"]["online"]["played"] == 0
+        # The rating is public; the match behind it is not.
+        assert doc["rating"]["matches"] == 1
+        refused = stranger.get(f"/api/matches/{tid}")
+        assert refused.status_code == 403
+        assert refused.json() == {"error": "this match was not public: only the people who "
+                                           "sat there see it"}
+        page = stranger.get("/players/Ana").text
+        assert tid not in page and "Bo" not in page
+    # Bo, who sat there, sees it on Ana's profile too.
+    assert profile_of(bo, "Ana", 1)["matches"][0]["id"] == tid
+
+
+def test_unknown_players_and_matches_get_one_line(client: TestClient) -> None:
+    for path in ("/api/players/Nobody", "/api/players/%20%20", "/api/players/" + "x" * 300):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert response.json()["error"].startswith("no player is called")
+        assert "\n" not in response.json()["error"]
+    missing = client.get("/api/matches/not-a-table")
+    assert missing.status_code == 404 and missing.json() == {
+        "error": "no finished match has that id"}
+    page = client.get("/players/Nobody")
+    assert page.status_code == 404 and "no player is called" in page.text
+    assert client.get("/api/players/Nobody?offset=-1").status_code in (400, 404)
+
+
+def test_the_leaderboard_lists_rated_players_with_their_range(client: TestClient) -> None:
+    assert client.get("/api/ratings").json()["players"] == []
+    ana, bo = sign_up(client, "Ana"), sign_up(client, "Bo")
+    private_match(ana, bo)
+    board = wait_until(lambda: client.get("/api/ratings").json()["players"], "a leaderboard")
+    assert [p["name"] for p in board] == ["Ana", "Bo"] or [p["name"] for p in board] == [
+        "Bo", "Ana"]
+    for p in board:
+        assert p["provisional"] is True and p["matches"] == 1 and p["low"] < p["high"]
+    page = client.get("/players").text
+    assert "provisional" in page and "/players/Ana" in page
+
+
+def test_the_chart_is_plain_svg_with_a_title_and_a_description() -> None:
+    points = [{"mu": 25 + i, "sigma": 8 - i / 2} for i in range(5)]
+    svg = rating_chart(points, "A<b>")
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert "<title id=\"chart-title\">Rating of A&lt;b&gt;" in svg and "<desc" in svg
+    assert "5 rated matches" in svg
+    assert "No rated matches" in rating_chart([], "Ana")
