@@ -116,7 +116,8 @@ def test_hard_keeps_its_nil_safe_by_playing_under() -> None:
     g = _endgame(hands, leader=3, trick=["KH", "3H", "4H"], bids=[4, 3, 0, 3], taken=[6, 2, 0, 2])
     decision = HardBot(samples=12).decide(g.view(2), random.Random(1))
     assert decision.action == parse_card("2H")
-    assert "nil safe" in decision.reason and "layouts" in decision.reason
+    # The reason is the Hint's words to the player whose nil it is.
+    assert "keeps your nil safe" in decision.reason and "layouts" in decision.reason
 
 
 def test_hard_draws_the_last_trump_before_cashing_its_winner() -> None:

@@ -233,6 +233,24 @@ def test_the_bid_advice_names_sure_tricks_side_winners_and_ruffs() -> None:
     assert bid_advice(strong, False, 0, "Nil: no high cards.") == "Nil: no high cards."
 
 
+def test_a_bid_away_from_the_count_says_why() -> None:
+    from varaq.bots.advice import bid_advice
+    from varaq.bots.bidding import estimate_tricks
+    from varaq.cards import parse_hand
+
+    strong = parse_hand("AS KS 5S 4S AD 7D 6D 3H 9H 8H 2H QC 4C")
+    count = round(estimate_tricks(strong, False))
+    layouts = "Bid 1: expected score +50 for our side; made in 24 layouts"
+    under = bid_advice(strong, False, 1, layouts)
+    # The count, where it comes from, then why the bid is lower, then the bot's own reason.
+    assert under.startswith(f"1, though your cards count about {count} (two sure spade")
+    assert "played out over the layouts, 1 scores best for your side. Bid 1:" in under
+    over = bid_advice(strong, False, count + 2, "Bid 6: about 4 tricks, far behind")
+    assert over.startswith(f"{count + 2}, more than your cards count (two sure spade")
+    assert "bidding over the count pays here. Bid 6" in over
+    assert bid_advice(strong, False, count, "We make it.").startswith(f"{count}: two sure")
+
+
 def test_the_count_line_by_line_is_the_estimate_in_the_advisors_words() -> None:
     from varaq.bots.advice import LIKELY, SURE, count_lines, trick_reasons
     from varaq.bots.bidding import estimate_parts

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..cards import JOKER_DECK, RANK_OF, STANDARD_DECK, SUIT_NAMES, SUIT_OF, card_unicode
 from ..view import View
 from . import Decision, make_bot
-from .bidding import Part, estimate_parts
+from .bidding import Part, estimate_parts, estimate_tricks
 from .knowledge import ABOVE
 
 __all__ = [
@@ -184,11 +184,24 @@ def bid_advice(hand: int, jokers: bool, bid: int, reason: str) -> str:
     """The Hint for a bid: the number, where its tricks come from, and the bot's own reason
     (for Hard, the bid's expected score over its solved layouts).
 
-    A nil keeps the bot's reason alone: it is about the hand's danger, not its tricks.
+    A nil keeps the bot's reason alone: it is about the hand's danger, not its tricks.  A bid
+    away from the count says so and why before the bot's reason, so "Bid 1" never follows four
+    named tricks unexplained.
     """
     if bid == 0:
         return reason
-    return f"{bid}: {trick_reasons(hand, jokers)}. {reason}"
+    reasons = trick_reasons(hand, jokers)
+    count = round(estimate_tricks(hand, jokers))
+    if bid == count:
+        return f"{bid}: {reasons}. {reason}"
+    played = "layouts" in reason
+    if bid < count:
+        why = (f"those are the cards alone; played out over the layouts, {bid} scores best "
+               "for your side" if played else "bidding under the count is safer here")
+        return f"{bid}, though your cards count about {count} ({reasons}): {why}. {reason}"
+    why = (f"played out over the layouts, {bid} scores best for your side" if played
+           else "bidding over the count pays here")
+    return f"{bid}, more than your cards count ({reasons}): {why}. {reason}"
 
 
 

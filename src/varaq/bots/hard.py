@@ -30,7 +30,7 @@ penalty, and a large bonus or malus when the hand ends the match.  So a card tha
 partner's nil, sets theirs, ducks a bag near the limit or takes a set worth more than the bag
 wins by its expected score, which counting tricks alone would miss.  The action with the best
 average over the layouts wins, and the reason says what it achieved in how many layouts
-("Play the ten of clubs: it keeps my nil safe in 38 of 40 layouts").
+("Play the ten of clubs: it keeps your nil safe in 38 of 40 layouts").
 
 Anytime: without ``samples`` Hard keeps dealing layouts until ``time_budget`` seconds have
 passed; with ``samples`` it evaluates exactly that many, so the same view and seed always give
@@ -126,8 +126,8 @@ class _Goal:
 
     def words(self, hits: int, n: int) -> str:
         return {
-            "own_nil": f"it keeps my nil safe in {hits} of {n} layouts",
-            "mate_nil": f"it keeps partner's nil safe in {hits} of {n} layouts",
+            "own_nil": f"it keeps your nil safe in {hits} of {n} layouts",
+            "mate_nil": f"it keeps your partner's nil safe in {hits} of {n} layouts",
             "their_nil": f"it sets their nil in {hits} of {n} layouts",
             "make": f"we make the contract in {hits} of {n} layouts",
             "set": f"the opponents are set in {hits} of {n} layouts",
@@ -248,7 +248,7 @@ class HardBot:
         candidates = play_candidates(view, k)
         if len(candidates) == 1:
             card = candidates[0]
-            return Decision(card, f"Play {_the(card)}: my legal cards are all equivalent")
+            return Decision(card, f"Play {_the(card)}: your legal cards are all equivalent")
         sampler = Sampler(view, k, use_bids=self.use_bids)
         goal = _Goal(view, k)
         tallies = {c: _Tally() for c in candidates}
