@@ -136,3 +136,54 @@ def test_the_chart_is_plain_svg_with_a_title_and_a_description() -> None:
     assert "<title id=\"chart-title\">Rating of A&lt;b&gt;" in svg and "<desc" in svg
     assert "5 rated matches" in svg
     assert "No rated matches" in rating_chart([], "Ana")
+
+
+def test_a_hand_played_out_counts_on_both_partners_profiles(client: TestClient) -> None:
+    """Ana and Bo, partners against two computer players, play one hand (bidding 2 each),
+    then Ana concedes: each profile counts that hand, its contract and their side's points,
+    as the engine scored them."""
+    ana, bo = sign_up(client, "Ana"), sign_up(client, "Bo")
+    doc = ana.ok("/api/tables", {"level": "easy", "fill_bots": True, "rules": "varaq"},
+                 status=201)
+    tid = doc["id"]
+    bo.ok("/api/tables/join", {"code": doc["code"]})
+    ana.ok(f"/api/games/{tid}/start")
+
+    def step() -> dict[str, Any] | None:
+        for person in (ana, bo):
+            view: dict[str, Any] = person.state(tid)["view"]
+            if view["phase"] in ("deal", "over"):
+                return view
+            if view["legal"]:
+                choice = "bid 2" if "bid 2" in view["legal"] else view["legal"][0]
+                person.post(f"/api/games/{tid}/actions", {"action": choice})
+        return None
+
+    view = wait_until(step, "the end of the first hand")
+    assert len(view["history"]) == 1
+    ana.ok(f"/api/games/{tid}/concede")
+    for person in (ana, bo):
+        online = profile_of(person, person.name, 1)["statistics"]["online"]
+        assert online["hands"] == 1 and online["contracts"] == 1
+        assert online["made"] + online["set"] == 1 and online["nils"] == 0
+        assert online["points"] == view["totals"]["NS"] == online["points_a_hand"]
+
+
+def test_a_daily_shows_on_ones_own_profile_only(client: TestClient) -> None:
+    from datetime import date
+
+    from varaq.service.daily import Daily
+
+    day = date(2026, 12, 1)
+    client.app.state.daily = Daily(  # type: ignore[attr-defined]
+        client.app.state.tables, samples=1, today=lambda: day)  # type: ignore[attr-defined]
+    ana, eve = sign_up(client, "Ana"), sign_up(client, "Eve")
+    tid = ana.ok(f"/api/daily/{day.isoformat()}/start", status=201)["id"]
+    assert ana.ok(f"/api/games/{tid}/concede")["status"] == "over"
+    own = profile_of(ana, "Ana", 1)
+    assert own["statistics"]["single"]["played"] == 1
+    assert own["statistics"]["online"]["played"] == 0 and own["rating"]["matches"] == 0
+    [entry] = own["matches"]
+    assert entry["kind"] == "daily" and entry["seat"] == "S" and entry["won"] is False
+    assert profile_of(eve, "Ana", 0)["statistics"]["single"]["played"] == 0
+    assert eve.get(f"/api/matches/{tid}").status_code == 403
