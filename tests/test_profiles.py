@@ -187,3 +187,31 @@ def test_a_daily_shows_on_ones_own_profile_only(client: TestClient) -> None:
     assert entry["kind"] == "daily" and entry["seat"] == "S" and entry["won"] is False
     assert profile_of(eve, "Ana", 0)["statistics"]["single"]["played"] == 0
     assert eve.get(f"/api/matches/{tid}").status_code == 403
+
+
+def test_a_single_player_game_belongs_to_the_account_its_seat_row_names(
+    client: TestClient, tmp_path: Path,
+) -> None:
+    """A solo table's journal calls South a guest; a ``seats`` row naming an account (what
+    opening the game signed in would store) makes the finished game that person's, seen by
+    them alone — and ``varaq ratings rebuild`` finds it the same way."""
+    from sqlalchemy import insert
+
+    from varaq.cli import main as varaq
+    from varaq.service.store import SeatRow, Store
+    from web_helpers import db_url
+
+    ana, eve = sign_up(client, "Ana"), sign_up(client, "Eve")
+    client.cookies.clear()
+    tid = client.post("/api/games", json={"level": "easy"}).json()["id"]
+    store = Store(db_url(tmp_path))
+    with store.engine.begin() as connection:
+        connection.execute(insert(SeatRow).values(table_id=tid, seat=2, user_id=ana.id))
+    store.close()
+    client.cookies.clear()
+    assert client.post(f"/api/games/{tid}/concede", json={}).json()["status"] == "over"
+    own = profile_of(ana, "Ana", 1)
+    assert own["matches"][0]["kind"] == "solo" and own["statistics"]["single"]["played"] == 1
+    assert profile_of(eve, "Ana", 0)["matches"] == []
+    assert varaq(["ratings", "rebuild", "--db", db_url(tmp_path)]) == 0
+    assert profile_of(ana, "Ana", 1)["matches"][0]["id"] == tid

@@ -29,8 +29,9 @@ strictly after the previous one, and the rebuild keeps the finish times already 
 them differently from a rebuild; a rebuild then settles it.)
 
 Single-player and daily matches are kept too, unrated, so that one's own profile covers them;
-a solo table records no account today (only the daily's and online tables' seats do), so only
-those appear.  Private matches are seen only by the people who sat there (:mod:`varaq.web.players`).
+a single-player table belongs to the account its ``seats`` row names (the journal says
+"guest"); a solo table made today records none, so only dailies appear until it does.
+Private matches are seen only by the people who sat there (:mod:`.profiles`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -210,13 +211,19 @@ def seat_counts(game: Game, seat: int) -> dict[str, int]:
     return counts
 
 
-def match_of(table_id: str, kind: str, level: str, game: Game,
-             seating: Seating) -> Match | None:
+def match_of(table_id: str, kind: str, level: str, game: Game, seating: Seating,
+             accounts: Mapping[int, int] | None = None) -> Match | None:
     """The :class:`Match` of a finished game, or ``None`` when no account sat at it (a guest's
-    single-player game) or it is not a kind the history keeps."""
+    single-player game) or it is not a kind the history keeps.  ``accounts``: the ``seats``
+    rows of the table (seat -> user id), which name the account of a seat the journal calls
+    a guest — how a single-player table can belong to a signed-in person."""
     if kind not in KEPT_KINDS or not game.is_over:
         return None
-    people = tuple(o.user_id if o.is_person else None for o in seating.seats)
+    extra = accounts or {}
+    people = tuple(
+        (o.user_id if o.user_id is not None else extra.get(seat)) if o.is_person else None
+        for seat, o in enumerate(seating.seats)
+    )
     if all(uid is None for uid in people):
         return None
     return Match(
@@ -225,6 +232,21 @@ def match_of(table_id: str, kind: str, level: str, game: Game,
         tuple(game.rules.badges()),
         {seat: seat_counts(game, seat) for seat, uid in enumerate(people) if uid is not None},
     )
+
+
+def _guests_named(seating: Seating) -> bool:
+    """Whether a seat of this table is a person without an account in the journal (a guest),
+    whose account only the ``seats`` rows could name."""
+    return any(o.is_person and o.user_id is None for o in seating.seats)
+
+
+def seat_accounts(store: Store, table_id: str) -> dict[int, int]:
+    """The ``seats`` rows of a table: seat -> user id."""
+    from .store import SeatRow
+
+    with store.engine.connect() as connection:
+        return {int(r[0]): int(r[1]) for r in connection.execute(
+            select(SeatRow.seat, SeatRow.user_id).where(SeatRow.table_id == table_id))}
 
 
 # -- the maths (openskill's) ----------------------------------------------------------------
@@ -335,16 +357,25 @@ def apply_match(store: Store, match: Match, now: datetime | None = None) -> bool
 
 def record_match(table: Table, committed: Committed) -> None:
     """The commit listener: a match that just ended is stored and rated, in a thread."""
-    if committed.was_over or not table.game.is_over:
+    if committed.was_over or not table.game.is_over or table.info.kind not in KEPT_KINDS:
         return
-    match = match_of(table.id, table.info.kind, table.info.level, table.game, table.seating)
-    if match is not None:
-        table.spawn(_store(table, match))
+    # The game and seating objects are replaced, never changed, by later commits: safe to
+    # read from the thread.
+    table.spawn(_store(table, table.game, table.seating))
 
 
-async def _store(table: Table, match: Match) -> None:
+async def _store(table: Table, game: Game, seating: Seating) -> None:
+    store = table.tables.store
+    info = table.info
+
+    def work() -> None:
+        accounts = seat_accounts(store, table.id) if _guests_named(seating) else None
+        match = match_of(table.id, info.kind, info.level, game, seating, accounts)
+        if match is not None:
+            apply_match(store, match)
+
     try:
-        await asyncio.to_thread(apply_match, table.tables.store, match)
+        await asyncio.to_thread(work)
     except Exception as e:  # a rating is not worth failing anything for: a rebuild mends it
         log.error("rating the match at table %s failed: %s", table.id, e)
 
@@ -397,7 +428,9 @@ def finished_matches(store: Store) -> tuple[list[tuple[datetime, Match]], int]:
             log.error("table %s cannot be replayed: %s", table_id, e)
             unreadable += 1
             continue
-        match = match_of(stored.id, stored.kind, stored.level, done.game, done.seating)
+        accounts = seat_accounts(store, stored.id) if _guests_named(done.seating) else None
+        match = match_of(stored.id, stored.kind, stored.level, done.game, done.seating,
+                         accounts)
         if match is not None:
             found.append((known.get(stored.id, _aware(updated)), match))
     found.sort(key=lambda item: (item[0], item[1].table_id))
