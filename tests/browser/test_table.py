@@ -399,3 +399,26 @@ def test_lost_event_and_dropped_socket_are_recovered(page: Page, server: Server)
     assert sorted(cards_in_hand(page)) == sorted(
         card_name(parse_card(code)) for code in state["view"]["hand"]
     )
+
+
+def test_a_table_closed_by_an_administrator_says_why_and_plays_nothing(
+    page: Page, server: Server,
+) -> None:
+    """``varaq admin close-table`` on the server's database: the open page's status line gives
+    the reason within a few seconds (the server looks for closed tables every two) and no card
+    can be played."""
+    import subprocess
+    import sys
+
+    game_id = server.new_game(level="easy", rules="varaq")
+    open_game(page, server.base, game_id)
+    expect(page.locator("#hand [data-card]")).to_have_count(13, timeout=30_000)
+    done = subprocess.run(
+        [sys.executable, "-m", "varaq.cli", "admin", "close-table", "--db", server.db_url,
+         "--reason", "a test of closing", "--", game_id],
+        capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    expect(page.locator("#status")).to_have_text(
+        "This table was closed by an administrator: a test of closing", timeout=15_000)
+    expect(page.locator("#hand .playable")).to_have_count(0)
+    shot(page, "closed-by-an-administrator")

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  apply, currentHint, initial, isPeopleTable, isWatching, legalNow, namesOf, offerEnded,
+  apply, closedReason, currentHint, initial, isPeopleTable, isWatching, legalNow, namesOf, offerEnded,
   seatNews,
 } from "../../src/varaq/web/static/store.js";
 
@@ -401,5 +401,18 @@ describe("the page's intents", () => {
   test("a position's turn is announced once", () => {
     const s = apply(seated(), { type: "turn-announced" });
     assert.equal(s.turnAnnounced, 10);
+  });
+});
+
+describe("a table an administrator closed", () => {
+  test("its reason is kept and nothing can be played any more", () => {
+    const open = seated();
+    assert.equal(closedReason(open), null);
+    const closed = apply(open, {
+      type: "table", version: 11, status: "closed",
+      table: table({ closed: { reason: "abuse reported" } }),
+    });
+    assert.equal(closedReason(closed), "abuse reported");
+    assert.equal(legalNow(closed).size, 0);
   });
 });

@@ -31,7 +31,8 @@ import { seating as seatingUntyped } from "./seats.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import {
-  apply, behind, currentHint, initial, isPeopleTable, isWatching, legalNow, namesOf, waiting,
+  apply, behind, closedReason, currentHint, initial, isPeopleTable, isWatching, legalNow,
+  namesOf, waiting,
 } from "./store.js";
 import {
   buildFelt, collectTrick, drawBadges, drawScorebar, drawSeats, drawTrick as drawTrickUntyped,
@@ -202,7 +203,20 @@ function render() {
     if (view.phase === "play" || view.phase === "bid") sound.play("turn");
   }
   drawOnline(s, seating);
+  showClosed(closedReason(s));
   if (!behind(s)) showDialogsFor(s, view, seating);
+}
+
+/** An administrator closed the table: the status line says so, with their reason, in place
+ * of whose turn it is (nothing can be played any more).
+ * @param {string | null} reason */
+function showClosed(reason) {
+  $("#table").dataset.closed = reason === null ? "" : "closed";
+  if (reason === null) return;
+  $("#table").dataset.turn = "";  // nobody is to play
+  $("#status").textContent =
+    `This table was closed by an administrator${reason ? `: ${reason}` : "."}`;
+  button("#concede-button").disabled = true;
 }
 
 /**

@@ -55,7 +55,8 @@
  *   kind?: string, code?: string | null, fill_bots?: boolean, can_start?: boolean,
  *   next?: string | null, seats?: SeatDoc[], turn_timer?: number,
  *   turn_deadline?: number | null, next_hand_at?: number | null, ready?: string[],
- *   offer?: Offer | null, daily?: {date: string, late?: boolean, counted?: boolean} | null
+ *   offer?: Offer | null, daily?: {date: string, late?: boolean, counted?: boolean} | null,
+ *   closed?: {reason: string} | null
  * }} TableDoc
  */
 
@@ -182,8 +183,14 @@ export function behind(s) {
  * @returns {Set<string>}
  */
 export function legalNow(s) {
-  if (!s.shown || behind(s) || waiting(s)) return new Set();
+  if (!s.shown || behind(s) || waiting(s) || closedReason(s) !== null) return new Set();
   return new Set(s.shown.legal || []);
+}
+
+/** Why an administrator closed this table, or null while it is open. @param {State} s */
+export function closedReason(s) {
+  const closed = s.table && s.table.closed;
+  return closed ? String(closed.reason || "") : null;
 }
 
 /** The hint for the position held, if one was asked for it. @param {State} s */
