@@ -228,7 +228,7 @@ def _history_html(doc: dict[str, Any], page: int, per_page: int) -> str:
         pager.append(f'<a href="?page={page + 1}" rel="next">Older</a>')
     first = doc["offset"] + 1
     return (
-        '<section><h2>Match history</h2><div class="table-scroll"><table class="history">'
+        '<section><h2>Match history</h2><div class="table-scroll"><table class="match-list">'
         f'<caption>Matches {first}–{doc["offset"] + len(matches)} of {doc["total"]}, newest '
         'first; scores are the player\'s side first</caption><thead><tr>'
         '<th scope="col">Finished</th><th scope="col">Match</th><th scope="col">Seats</th>'
@@ -299,7 +299,7 @@ async def leaderboard_html(request: Request) -> Response:
         'everyone at it, partners and opponents alike. A rating is provisional until '
         f'{PROVISIONAL} matches and is shown with the range it is believed to lie in. '
         f'Computer players count at a fixed rating for their level ({escape(bots)}).</p>'
-        + ('<div class="table-scroll"><table class="history"><caption>Players, best first by '
+        + ('<div class="table-scroll"><table class="match-list"><caption>Players, best first by '
            'the low end of their range</caption><thead><tr><th scope="col">#</th>'
            '<th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Range</th>'
            '<th scope="col">Matches</th></tr></thead><tbody>' + rows + '</tbody></table></div>'
