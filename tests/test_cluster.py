@@ -337,6 +337,27 @@ def hand_over(person: Player, table: str) -> Callable[[], bool]:
     return lambda: person.state(table)["view"]["phase"] in ("deal", "over")
 
 
+def mid_trick(person: Player, table: str) -> Callable[[], bool]:
+    """Two cards into a trick, after the first trick."""
+    def done() -> bool:
+        view = person.state(table)["view"]
+        return view["phase"] == "play" and len(view["tricks"]) >= 1 and len(view["trick"]) == 2
+    return done
+
+
+def assert_nothing_accepted_was_lost(db: str, table: str, people: list[Player],
+                                     via: Node) -> None:
+    """Every action a person was answered 200 for is stored at its version, and the record
+    (read through ``via``) is the hand those actions make."""
+    lines = stored_lines(db, table)
+    for person in people:
+        for version, seat, action in person.accepted:
+            assert lines[version - 1] == f"{seat} {action}", (
+                person.name, version, lines[version - 1])
+    record = people[1].client.get(f"{via.base}/api/games/{table}/record").json()
+    assert_record_is_the_accepted_hand(record, db, table, people)
+
+
 def stored_lines(db: str, table: str) -> list[str]:
     engine = create_engine(db)
     with engine.connect() as c:
@@ -400,11 +421,7 @@ def test_a_killed_owner_hands_the_table_to_the_survivor(
     on_owner = [Socket(person, table, nodes, first=a).start() for person in people]
     on_other = [Socket(person, table, nodes).start() for person in people[1::2]]
 
-    def mid_trick() -> bool:
-        view = people[0].state(table)["view"]
-        return view["phase"] == "play" and len(view["tricks"]) >= 1 and len(view["trick"]) == 2
-
-    play_until(table, people, mid_trick)
+    play_until(table, people, mid_trick(people[0], table))
     a.kill()  # the owner: no clean shutdown, its lock goes with its connection
     for person in people:
         person.node = b  # the people on the dead process come back through the survivor
@@ -418,14 +435,7 @@ def test_a_killed_owner_hands_the_table_to_the_survivor(
     for s in on_other:
         assert s.visited == [b], (s.person.name, s.visited)  # never dropped
     assert_every_event_once_in_order(on_owner + on_other, final)
-    db, _ = backing
-    lines = stored_lines(db, table)
-    for person in people:
-        for version, seat, action in person.accepted:
-            assert lines[version - 1] == f"{seat} {action}", (
-                person.name, version, lines[version - 1])
-    record = people[1].client.get(f"{b.base}/api/games/{table}/record").json()
-    assert_record_is_the_accepted_hand(record, db, table, people)
+    assert_nothing_accepted_was_lost(backing[0], table, people, b)
 
 
 def test_a_stopped_owner_hands_the_table_over_with_nothing_lost(
@@ -440,11 +450,7 @@ def test_a_stopped_owner_hands_the_table_over_with_nothing_lost(
     on_owner = [Socket(person, table, nodes, first=a).start() for person in people]
     on_other = [Socket(person, table, nodes).start() for person in people[1::2]]
 
-    def mid_trick() -> bool:
-        view = people[0].state(table)["view"]
-        return view["phase"] == "play" and len(view["tricks"]) >= 1 and len(view["trick"]) == 2
-
-    play_until(table, people, mid_trick)
+    play_until(table, people, mid_trick(people[0], table))
     a.stop()  # SIGTERM (uvicorn stops cleanly, then ends itself by the same signal)
     assert a.process is not None and a.process.returncode in (0, -signal.SIGTERM)
     assert "handed 1 tables to the other processes" in a.log.read_text(), a.log.read_text()
@@ -456,14 +462,7 @@ def test_a_stopped_owner_hands_the_table_over_with_nothing_lost(
     for s in on_other:
         assert s.visited == [b], (s.person.name, s.visited)  # never dropped
     assert_every_event_once_in_order(on_owner + on_other, final)
-    db, _ = backing
-    lines = stored_lines(db, table)
-    for person in people:
-        for version, seat, action in person.accepted:
-            assert lines[version - 1] == f"{seat} {action}", (
-                person.name, version, lines[version - 1])
-    record = people[1].client.get(f"{b.base}/api/games/{table}/record").json()
-    assert_record_is_the_accepted_hand(record, db, table, people)
+    assert_nothing_accepted_was_lost(backing[0], table, people, b)
 
 
 def test_the_rolling_restart_script_restarts_every_process_with_nothing_lost(

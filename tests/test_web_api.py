@@ -144,7 +144,10 @@ def test_create_game_refuses_malformed_bodies(client: TestClient) -> None:
 
 
 def test_unknown_or_forged_game_ids_are_404(client: TestClient) -> None:
-    for game_id in ("AAAAAAAAAAAAAAAAAAAAAA", "short", "../../etc", "x" * 100):
+    # "../../etc" is not sent as is: the client resolves it to "/etc", which is no API address
+    # (a browser gets the 404 page there); its /api/ forms below stay the API's JSON.
+    assert client.get("/api/games/../../etc").status_code == 404
+    for game_id in ("AAAAAAAAAAAAAAAAAAAAAA", "short", "..%2F..%2Fetc", "x" * 100):
         for path in ("", "/hint", "/record"):
             refused(client.get(f"/api/games/{game_id}{path}"), 404)
         refused(client.post(f"/api/games/{game_id}/actions", json={"action": "AS"}), 404)
@@ -418,3 +421,18 @@ def test_the_hint_during_bidding_says_where_the_tricks_come_from(frozen: TestCli
     sources = trick_reasons(parse_hand(" ".join(view["hand"])), jokers)
     assert sources != "no sure tricks"
     assert hint["text"].startswith(f"{bid[1]}: {sources}. "), hint["text"]
+
+
+def test_a_signed_in_players_single_player_game_is_among_their_tables(client: TestClient) -> None:
+    """So their profile and history can show it, and a closed tab finds it again."""
+    from online_helpers import sign_up
+
+    ana = sign_up(client, "Ana")
+    made = ana.post("/api/games", {"level": "easy"})
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    tables = ana.get("/api/account").json()["tables"]
+    assert {"id": game_id, "kind": "solo", "status": "playing", "seat": "S"} in tables
+    client.cookies.clear()
+    guest = client.post("/api/games", json={"level": "easy"}).json()["id"]
+    assert guest not in {t["id"] for t in ana.get("/api/account").json()["tables"]}

@@ -212,10 +212,13 @@ class Tables:
             elif table.role == "owner":
                 table.push_presence()
 
-    async def create_solo(self, body: Mapping[str, Any]) -> Table:
-        """A new single-player table from a ``POST /api/games`` body, dealt and stored."""
+    async def create_solo(self, body: Mapping[str, Any], user: int | None = None) -> Table:
+        """A new single-player table from a ``POST /api/games`` body, dealt and stored.  A
+        signed-in ``user`` is noted at South, so the game shows in their tables, history and
+        profile (South stays whoever holds the table's id, as for a guest)."""
         info = parse_new_game(body, test_mode=self.settings.test_mode)
-        return await self.create(info, Seating.solo(), [Line("deal")])
+        seats = {S: user} if user is not None else None
+        return await self.create(info, Seating.solo(), [Line("deal")], seats=seats)
 
     async def create(
         self, info: TableInfo, seating: Seating, lines: list[Line],

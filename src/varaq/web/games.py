@@ -125,7 +125,7 @@ def _full_spec(name: str) -> dict[str, Any]:
 async def create_game(request: Request) -> Response:
     body = await body_of(request, optional=True)
     await _limited(request, "create")
-    table = await tables_of(request).create_solo(body)
+    table = await tables_of(request).create_solo(body, asker_of(request).user)
     return Json({"id": table.id, "state": table.state(S)}, status_code=201)
 
 
