@@ -9,6 +9,7 @@ session.  Screenshots go to ``artifacts/screenshots/lobby-*.png``.
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 import pytest
 from harness import Console, Server, shot
@@ -56,6 +57,10 @@ def test_create_account_sign_out_and_sign_in_again(
 
     sign_up(page, None, name)
     expect(page.locator("#profile-record")).to_have_text("No match finished online yet.")
+    link = page.get_by_role("link", name="Your profile and matches")
+    expect(link).to_have_attribute("href", f"/players/{quote(name)}")
+    profile = page.request.get(f"{server.base}/players/{quote(name)}")
+    assert profile.status == 200 and name in profile.text()
     for button in ("Quick match", "Open a table", "Join table"):
         expect(page.get_by_role("button", name=button)).to_be_visible()
     page.reload()

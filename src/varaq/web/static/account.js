@@ -87,6 +87,8 @@ export function showAccount(doc) {
     return;
   }
   $("#profile-name").textContent = current.name;
+  /** @type {HTMLAnchorElement} */ ($("#profile-link")).href =
+    `/players/${encodeURIComponent(current.name)}`;
   const played = Number(current.played) || 0;
   const won = Number(current.won) || 0;
   $("#profile-record").textContent = played
