@@ -215,3 +215,17 @@ def test_a_single_player_game_belongs_to_the_account_its_seat_row_names(
     assert profile_of(eve, "Ana", 0)["matches"] == []
     assert varaq(["ratings", "rebuild", "--db", db_url(tmp_path)]) == 0
     assert profile_of(ana, "Ana", 1)["matches"][0]["id"] == tid
+
+
+def test_the_leaderboard_and_profiles_count_against_the_per_address_read_limit(
+    tmp_path: Path,
+) -> None:
+    from varaq.service.settings import Limits
+
+    with TestClient(make_app(tmp_path, limits=Limits(read="3/minute"))) as client:
+        ana = sign_up(client, "Ana")
+        paths = ["/api/ratings", "/api/players/Ana", "/players/Ana"]
+        assert [ana.get(p).status_code for p in paths] == [200, 200, 200]
+        refused = ana.get("/api/ratings")
+        assert refused.status_code == 429, refused.text
+        assert "reads" in refused.json()["error"]
