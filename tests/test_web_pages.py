@@ -26,11 +26,46 @@ def text_of(doc: dict[str, Any], heading: str) -> str:
     return next(str(s["text"]) for s in doc["sections"] if s["heading"] == heading)
 
 
-@pytest.mark.parametrize("path", ["/rules", "/help", "/rules?spec=classic"])
+@pytest.mark.parametrize("path", ["/rules", "/help", "/rules?spec=classic", "/about"])
 def test_rules_and_help_pages_are_served(client: TestClient, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 200
     assert "<html" in response.text.lower() and 'href="/"' in response.text
+
+
+def test_the_about_page_tells_the_story_and_credits_its_sources(client: TestClient) -> None:
+    text = client.get("/about").text
+    for words in ("Whist", "Cincinnati", "George Coffin", "1937 and 1939", "Second World War",
+                  "trash talk", "written down", "African American", "John McLeod", "pagat.com",
+                  "Dennis J. Barmore", "Simon Wintle", "The World of Playing Cards",
+                  "Amina S. McIntyre", "American Journal of Play"):
+        assert words in text, words
+    # The rules and help pages lead to it.
+    for page in ("/rules", "/help"):
+        assert 'href="/about"' in client.get(page).text, page
+
+
+def test_the_glossary_explains_sandbagging(client: TestClient) -> None:
+    text = client.get("/rules").text
+    assert "<dt>Sandbagging</dt>" in text
+
+
+@pytest.mark.parametrize("path", ["/no-such-page", "/play/x/y/z", "/rules/extra", "/%E2%99%A0"])
+def test_an_unknown_address_is_a_page_with_a_way_home(client: TestClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("text/html")
+    assert "Page not found" in response.text and 'href="/"' in response.text
+    assert "/static/" in response.text  # the page's style and script, at the hashed folder
+
+
+@pytest.mark.parametrize("path", ["/api/nothing-here", "/api", "/ws/nothing", "/static/nope.js"])
+def test_an_unknown_api_address_keeps_the_one_line_json_error(
+    client: TestClient, path: str
+) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.json() == {"error": f"no such page: {path}"}
 
 
 def test_examples_api_answers_what_the_engine_computes(client: TestClient) -> None:

@@ -93,7 +93,8 @@ def test_rules_page_teaches_the_game_with_the_engines_examples(
     expect(page.locator("#preset-table")).not_to_contain_text("Short, to 250")
     # The sample trick is drawn with the table's own cards.
     expect(page.get_by_role("img", name="Two of spades")).to_be_visible()
-    for term in ("Book", "Board", "Set", "Bag", "Cut", "Broken", "Boston", "Reneg"):
+    for term in ("Book", "Board", "Set", "Bag", "Cut", "Broken", "Boston", "Reneg",
+                 "Sandbagging"):
         expect(page.locator(".glossary dt", has_text=term).first).to_be_attached()
     assert not sticking_out(page), sticking_out(page)
     shot(page, f"rules-{size}")
@@ -116,6 +117,59 @@ def test_help_page_answers_the_common_questions(
     expect(page.get_by_role("link", name="Play", exact=True)).to_have_attribute("href", "/")
     assert not sticking_out(page), sticking_out(page)
     shot(page, f"help-{size}")
+
+
+def test_about_page_tells_the_story_and_credits_its_sources(
+    sized_page: tuple[str, Page], server: Server
+) -> None:
+    size, page = sized_page
+    # Reached from the help page (and the rules page) by a link.
+    page.goto(f"{server.base}/help")
+    page.get_by_role("link", name="About Spades").click()
+    expect(page).to_have_url(f"{server.base}/about")
+    expect(page.get_by_role("heading", name="About Spades", level=1)).to_be_visible()
+    for heading in ("Where it came from", "Around the table", "Varaq's rules", "Sources"):
+        expect(page.get_by_role("heading", name=heading, exact=True)).to_be_attached()
+    history = page.locator("#history")
+    for words in ("Whist", "Cincinnati", "George Coffin", "between 1937 and 1939",
+                  "Soldiers", "college campuses"):
+        expect(history).to_contain_text(words)
+    culture = page.locator("#culture")
+    for words in ("trash talk", "written down", "African American", "Amina S. McIntyre"):
+        expect(culture).to_contain_text(words)
+    sources = page.locator("#sources li")
+    expect(sources).to_have_count(3)
+    expect(sources.nth(0)).to_contain_text("John McLeod")
+    expect(sources.nth(0)).to_contain_text("Dennis J. Barmore")
+    expect(sources.nth(0).get_by_role("link")).to_have_attribute(
+        "href", "https://www.pagat.com/auctionwhist/spades.html")
+    expect(sources.nth(1)).to_contain_text("Simon Wintle")
+    expect(sources.nth(1)).to_contain_text("The World of Playing Cards")
+    expect(sources.nth(2)).to_contain_text("American Journal of Play 13 (2021)")
+    expect(page.get_by_role("link", name="Play a game")).to_have_attribute("href", "/")
+    assert not sticking_out(page), sticking_out(page)
+    shot(page, f"about-{size}")
+    page.goto(f"{server.base}/rules")
+    expect(page.get_by_role("link", name="About Spades")).to_have_attribute("href", "/about")
+
+
+def test_an_unknown_address_shows_a_page_with_a_way_home(
+    sized_page: tuple[str, Page], server: Server, console: Console
+) -> None:
+    size, page = sized_page
+    console.allow(r"status of 404")  # Chromium logs the page's own 404
+    response = page.goto(f"{server.base}/no/such/page")
+    assert response is not None and response.status == 404
+    expect(page.get_by_role("heading", name="Page not found")).to_be_visible()
+    home = page.get_by_role("link", name="Go to the home page")
+    expect(home).to_be_visible()
+    assert not sticking_out(page), sticking_out(page)
+    shot(page, f"not-found-{size}")
+    home.click()
+    expect(page).to_have_url(f"{server.base}/")
+    # An API address keeps its one-line JSON error.
+    api = page.request.get(f"{server.base}/api/no-such-thing")
+    assert api.status == 404 and api.json() == {"error": "no such page: /api/no-such-thing"}
 
 
 def test_rules_page_shows_one_tables_rules_on_top(page: Page, server: Server) -> None:

@@ -182,7 +182,10 @@ async def refused(request: Request, exc: Exception) -> Response:
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
-    return error(404, f"no such page: {request.url.path[:200]}")
+    """A person's browser gets a small page with a way home; the API (and the sockets and
+    static files, which no one reads) keeps its one-line JSON error."""
+    page = pages.not_found_page(request)
+    return page or error(404, f"no such page: {request.url.path[:200]}")
 
 
 async def method_not_allowed(request: Request, exc: Exception) -> Response:
