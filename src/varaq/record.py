@@ -484,6 +484,7 @@ _FAST_KEYS = frozenset(("dealer", "deal", "bids", "exchange", "plays"))
 #: a ``str``: ``True`` or ``3.0`` would find 1 or 3 in it, and the engine refuses both.
 _BID_VALUES: dict[int | str, int] = {**{n: n for n in range(14)}, "nil": 0, "blind": -2}
 _BID_TYPES = frozenset((int, str))
+_NO_BLIND = (False, False, False, False)
 #: The seats in bidding order after each dealer: from the dealer's left.
 _ORDER_AFTER = tuple(tuple((dealer + i) & 3 for i in (1, 2, 3, 4)) for dealer in range(4))
 #: ``_NEXT_SEAT[k]``: a seat's byte -> the seat ``k`` places after it, for ``bytes.translate``.
@@ -527,7 +528,7 @@ _RANK_BYTE = _byte_table({ord(r): rank for rank, r in enumerate("23456789TJQKA")
 _SUIT_BYTE = _byte_table({ord(s): 13 * suit for suit, s in enumerate("CDHS")}, 128)
 _CARD_BYTES = bytes(range(52))
 #: The spaces between ``count`` cards written the plain way.
-_GAPS = {count: " " * (count - 1) for count in range(1, 53)}
+_GAPS = {count: " " * (count - 1) for count in range(1, 105)}
 
 
 def _plain_cards(text: str, count: int) -> bytes:
@@ -562,6 +563,8 @@ class _FastHands:
         self.rules = rules = game.rules
         #: Off for rules whose tricks the order of the bits does not rank (the jokers).
         self.enabled = not rules.jokers
+        #: Whether any bid 0-13 is open to any seat (nil played, no minimum for a side).
+        self.plain_bids = rules.nil and not rules.min_team_bid
         #: The bidding of each (dealer, sides that may bid blind nil, bids) met so far: a long
         #: match meets many of them more than once.
         self.biddings: dict[tuple[Any, ...], _Bidding | None] = {}
@@ -584,10 +587,14 @@ class _FastHands:
                 return False
 
             # The deal: 13 cards each, 52 different cards.
-            texts = (deal["N"], deal["E"], deal["S"], deal["W"])
-            if len(texts[0]) != 38 or len(texts[1]) != 38 or len(texts[2]) != 38:
-                return False  # (and the fourth has 13 cards: 52 in all)
-            cards = _plain_cards(" ".join(texts), 52)
+            # (The plays are read here too: one reading of 104 cards costs less than two.)
+            texts = (deal["N"], deal["E"], deal["S"], deal["W"], hand["plays"])
+            if len(texts[0]) != 38 or len(texts[1]) != 38 or len(texts[2]) != 38 or len(
+                texts[3]
+            ) != 38:
+                return False  # (and so 52 cards played: 104 in all)
+            both = _plain_cards(" ".join(texts), 104)
+            cards, plays = both[:52], both[52:]
             if cards.translate(bytes.maketrans(cards, _CARD_BYTES)) != _CARD_BYTES:
                 return False  # a card twice: its place does not map back to itself
             #: card -> the seat holding it, as a table for ``bytes.translate``
@@ -613,14 +620,23 @@ class _FastHands:
             if rules.blind_nil:
                 totals, need = game.totals, rules.blind_nil_trail
                 may_blind = (totals[1] - totals[0] >= need) | (totals[0] - totals[1] >= need) << 1
-            key = (dealer, may_blind, values)
-            if key in self.biddings:
-                bidding = self.biddings[key]
+            if not may_blind and self.plain_bids and -2 not in values:
+                # No blind nil to choose, and every bid 0-13 is open: the bids as they are.
+                o0, o1, o2, o3 = _ORDER_AFTER[dealer]
+                actions: tuple[int, ...] = (
+                    DEAL_GIVEN, BID + values[o0], BID + values[o1], BID + values[o2],
+                    BID + values[o3],
+                )
+                bids, blind = values, _NO_BLIND
             else:
-                bidding = self.biddings[key] = self.bidding(dealer, may_blind, values)
-            if bidding is None:
-                return False
-            actions, bids, blind = bidding
+                key = (dealer, may_blind, values)
+                if key in self.biddings:
+                    bidding = self.biddings[key]
+                else:
+                    bidding = self.biddings[key] = self.bidding(dealer, may_blind, values)
+                if bidding is None:
+                    return False
+                actions, bids, blind = bidding
 
             # The exchange: for each blind nil, the partner passes first, then the bidder.
             hands = list(dealt)
@@ -656,7 +672,6 @@ class _FastHands:
             # did not follow suit had none left, and that a spade led before spades were broken
             # came from a hand of nothing else.  A seat's cards left are the cards it was
             # dealt and passed, less every card played so far (it never held the others).
-            plays = _plain_cards(hand["plays"], 52)
             if rules.two_clubs_leads:
                 if plays[0] != TWO_CLUBS:
                     return False
