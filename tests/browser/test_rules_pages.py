@@ -123,7 +123,11 @@ def test_about_page_tells_the_story_and_credits_its_sources(
     sized_page: tuple[str, Page], server: Server
 ) -> None:
     size, page = sized_page
-    # Reached from the help page (and the rules page) by a link.
+    # Reached from the home page, the help page and the rules page by a link.
+    page.goto(f"{server.base}/")
+    page.get_by_role("navigation", name="About the game").get_by_role(
+        "link", name="About Spades").click()
+    expect(page).to_have_url(f"{server.base}/about")
     page.goto(f"{server.base}/help")
     page.get_by_role("link", name="About Spades").click()
     expect(page).to_have_url(f"{server.base}/about")
