@@ -525,6 +525,36 @@ def test_sound_is_off_until_turned_on_and_the_choice_is_remembered(
     assert sounds(page) == {"contexts": 0, "starts": []}
 
 
+def test_with_sound_on_a_load_logs_no_audio_warning_and_the_first_gesture_starts_it(
+    page: Page, server: Server
+) -> None:
+    logged: list[str] = []
+    page.on("console", lambda m: logged.append(f"{m.type}: {m.text}")
+            if m.type in ("warning", "error") else None)
+    page.add_init_script(SOUND_SPY_JS)
+    game_id = server.new_game(level="easy", rules="varaq", seed=34)
+    open_game(page, server.base, game_id)
+    sound = page.get_by_role("button", name="Sound")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    logged.clear()
+    # A load with sound on: no audio context is made before the player does something, so
+    # the browser has nothing to warn about ("AudioContext was not allowed to start").
+    page.reload()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    wait_for_bid(page)
+    page.wait_for_timeout(500)  # the turn's two notes would be asked for by now
+    assert sounds(page)["contexts"] == 0
+    assert not [line for line in logged if "AudioContext" in line], logged
+    # The first gesture starts the audio, and the card it plays is heard.
+    bid(page)
+    words = play_a_card(page)
+    page.wait_for_function(CARD_SOUND_JS, arg=words)
+    assert sounds(page)["contexts"] == 1
+    assert page.evaluate("() => window.__sounds.starts.length") > 0
+    assert not [line for line in logged if "AudioContext" in line], logged
+
+
 def sent_index(page: Page, sent: list[dict[str, Any]], wanted: dict[str, Any],
                after: int = 0) -> int:
     """The index of the first message from ``after`` on with ``wanted``'s fields, once sent."""

@@ -1,12 +1,36 @@
 // Soft card sounds made with WebAudio: short filtered noise for a card, a low knock for a
 // trick gathered, two quiet notes when the table waits for the player. No audio files.
 //
-// Nothing sounds until the player turns sound on (a click, so the browser lets audio start).
+// Nothing sounds until the player turns sound on. Browsers let audio start only after the
+// player has done something on the page (a click, a tap, a key), and warn about every audio
+// context made or resumed before that — so with sound remembered as on, the context is made
+// at the page's first gesture, not at load; sounds asked for before it are simply skipped.
 
 let context = null;
 let enabled = false;
+/** Whether the player has clicked, tapped or pressed a key on this page yet. */
+let gestured = Boolean(navigator.userActivation && navigator.userActivation.hasBeenActive);
+
+/** The events that count as a gesture for the browser's autoplay rule (touch counts on its
+ *  end, a mouse on its press). */
+const GESTURES = ["pointerdown", "pointerup", "touchend", "click", "keydown"];
+
+function onGesture() {
+  // Where the browser says whether this event activated the page, believe it (a pointerdown
+  // of a touch does not yet); elsewhere, any of these events will do.
+  if (navigator.userActivation && !navigator.userActivation.isActive) return;
+  gestured = true;
+  for (const type of GESTURES) window.removeEventListener(type, onGesture, true);
+  if (enabled) audio();
+}
+
+if (!gestured) {
+  // Capturing, so the context is ready before the click's own handler plays a sound.
+  for (const type of GESTURES) window.addEventListener(type, onGesture, true);
+}
 
 function audio() {
+  if (!gestured) return null;
   if (!context) {
     const Context = window.AudioContext || window.webkitAudioContext;
     if (!Context) return null;
