@@ -25,7 +25,6 @@ the rules pass cards) → ``play`` → back to ``deal``, until ``over``.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -221,7 +220,13 @@ class Game:
         dealer: int | None = None,
     ) -> None:
         self.rules = Rules.from_spec(rules) if not isinstance(rules, Rules) else rules
-        self.seed: int | str = secrets.randbits(48) if seed is None else seed
+        if seed is None:
+            # Imported here: it brings hashlib, hmac and base64, about 5 ms of the start of
+            # every process that imports the engine, and only an unseeded game needs it.
+            import secrets
+
+            seed = secrets.randbits(48)
+        self.seed: int | str = seed
         self._power = _POWER[self.rules.jokers]
         self._deck = JOKER_DECK if self.rules.jokers else STANDARD_DECK
         self._deck_cards = _DECK_CARDS[self.rules.jokers]

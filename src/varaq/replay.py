@@ -12,6 +12,7 @@ import argparse
 import gc
 import json
 import sys
+from itertools import chain
 from typing import Any
 
 from .engine import Game
@@ -151,7 +152,9 @@ def summary_json(game: Game) -> str:
     text = json.dumps({"hands": [], **_match_state(game)}, indent=2)
     if not rows:
         return text
-    hands = ",\n".join([_HAND_JSON % row for row in rows])
+    # One ``%`` for all the hands: a layout repeated once a hand, filled from one flat tuple.
+    layout = ",\n".join([_HAND_JSON] * len(rows))
+    hands = layout % tuple(chain.from_iterable(rows))
     return text.replace('"hands": []', f'"hands": [\n{hands}\n  ]', 1)
 
 
