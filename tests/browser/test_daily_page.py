@@ -246,3 +246,42 @@ def test_the_daily_page_fits_without_sideways_scrolling(
     ctx.close()
     assert not console.unexpected(), console.unexpected()
 
+
+
+#: Each weekday name's column and the columns of the month's first seven days.
+WEEKDAY_COLUMNS_JS = """() => {
+  const mid = (e) => { const r = e.getBoundingClientRect(); return (r.left + r.right) / 2; };
+  const names = [...document.querySelectorAll('#calendar-weekdays li')];
+  const days = [...document.querySelectorAll('#calendar li.day')].slice(0, 7);
+  return {
+    names: names.map((e) => e.textContent.trim()),
+    nameMids: names.map(mid),
+    dayMids: days.map(mid),
+    dayLabels: days.map((e) => e.querySelector('a').getAttribute('aria-label')),
+  };
+}"""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE])
+def test_the_calendar_has_a_weekday_row_over_its_columns(
+    browser: Browser, console: Console, daily_server: Server, size: dict[str, int],
+) -> None:
+    ctx = context(browser, console, viewport=size, is_mobile=size is PHONE,
+                  has_touch=size is PHONE)
+    page = ctx.new_page()
+    open_daily(page, daily_server.base)
+    row = page.locator("#calendar-weekdays")
+    expect(row).to_be_visible()
+    expect(page.locator("#calendar li.day").first).to_be_visible()
+    found = page.evaluate(WEEKDAY_COLUMNS_JS)
+    assert found["names"] == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    # Every day sits under the name of its own weekday.
+    for mid, label in zip(found["dayMids"], found["dayLabels"], strict=True):
+        weekday = label.split(",")[0][:3]
+        column = found["names"].index(weekday)
+        assert abs(mid - found["nameMids"][column]) < 2, (label, mid, found["nameMids"])
+    font = row.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")
+    assert font >= 12
+    shot(page, f"daily-weekdays-{size['width']}x{size['height']}")
+    ctx.close()
+    assert not console.unexpected(), console.unexpected()
