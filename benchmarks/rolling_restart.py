@@ -133,6 +133,8 @@ class Person:
         self.at = home
         #: Event versions the socket was given, in order, across reconnections.
         self.versions: list[int] = []
+        #: For each of those: (connection number, "state" or "event", process) it came in.
+        self.origins: list[tuple[int, str, str]] = []
         self.version = 0
         self.resyncs = 0
         self.connections = 0
@@ -196,16 +198,17 @@ class Person:
                 self.resyncs += 1
             self.seat = message.get("you") or self.seat
             for event in message.get("events", []):
-                self.seen(event["version"], event)
+                self.seen(event["version"], event, "state")
             self.version = max(self.version, message["version"])
             self.consider(message["view"], message["version"])
         elif kind == "event":
-            self.seen(message["version"], message.get("event") or {})
+            self.seen(message["version"], message.get("event") or {}, "event")
             self.version = max(self.version, message["version"])
             self.consider(message["view"], message["version"])
 
-    def seen(self, version: int, event: dict[str, Any]) -> None:
+    def seen(self, version: int, event: dict[str, Any], how: str) -> None:
         self.versions.append(version)
+        self.origins.append((self.connections, how, "ab"[self.at]))
         self.table.first_seen.setdefault(version, now())
         if (self.pending is not None and version == self.pending[0] + 1
                 and event.get("seat") == self.seat):
@@ -359,7 +362,9 @@ async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
                run_dir: Path) -> dict[str, Any]:
     totals = Totals()
     rng = random.Random(args.seed)
-    limits = httpx.Limits(max_connections=args.tables * 4, max_keepalive_connections=200)
+    # No cap on connections: each person is a browser with connections of its own, and a
+    # shared cap would make requests wait here for one another, not for the servers.
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=args.tables * 4)
     async with httpx.AsyncClient(trust_env=False, timeout=30, limits=limits) as client:
         async with httpx.AsyncClient(base_url=bases[0], trust_env=False, timeout=120) as first:
             opened = await open_tables(first, cookies, 0, args.tables)
@@ -495,20 +500,26 @@ def lost_actions(db: str, accepted: list[tuple[str, int, str, str]]) -> list[str
             for t, v, seat, action in accepted if stored.get((t, v)) != f"{seat} {action}"]
 
 
-def event_violations(people: list[Person]) -> dict[str, int]:
+def event_violations(people: list[Person]) -> dict[str, Any]:
     """Per socket, versions must run 1, 2, 3, …: a version at or below the last one given is a
-    duplicate, one that skips ahead a gap; a state that gave up and resent is a resync."""
+    duplicate, one that skips ahead a gap; a state that gave up and resent is a resync.  The
+    first few, with the versions around them and how each came (connection, state or event,
+    process)."""
     duplicates = gaps = 0
+    samples = []
     for p in people:
         last = 0
-        for v in p.versions:
-            if v <= last:
-                duplicates += 1
-            elif v > last + 1:
-                gaps += 1
+        for i, v in enumerate(p.versions):
+            bad = v <= last or v > last + 1
+            duplicates += v <= last
+            gaps += v > last + 1
+            if bad and len(samples) < 4:
+                samples.append({"table": p.table.id, "around": [
+                    [p.versions[j], *p.origins[j]] for j in range(max(0, i - 3), i + 2)
+                    if j < len(p.versions)]})
             last = max(last, v)
     return {"duplicates": duplicates, "gaps": gaps,
-            "resync_states": sum(p.resyncs for p in people)}
+            "resync_states": sum(p.resyncs for p in people), "samples": samples}
 
 
 def dist(values: list[float]) -> dict[str, Any]:
