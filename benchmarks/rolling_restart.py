@@ -2,6 +2,7 @@
 
     python benchmarks/rolling_restart.py [--tables 100] [--think 2.0] [--warm 15]
                                          [--before 20] [--after 5] [--seed 1]
+                                         [--redis-pool N] [--keep-logs DIR]
 
 Why: issue 19 asks that restarting every process of a cluster in turn, while people play,
 loses no acknowledged action, gives every socket every event once, and keeps no table waiting
@@ -30,11 +31,17 @@ What it does, on 127.0.0.1 only:
      version, for its seat;
    * events: per person, the versions of the events their socket was given (alone, or inside
      the ``state`` that answers a hello) must be 1, 2, 3, … across every reconnection — each
-     duplicate, gap, step backwards or "resync" state is a violation;
+     duplicate, gap or "resync" state is a violation;
    * waiting: round trips of actions (sent → its event on the person's socket, or → the 200
      answer if sooner) sent before the restart, during it and after it; and at each table the
      gap between consecutive events (first seen on any of its sockets) less the think time of
      the person whose action ended it, for gaps that overlap the restart.
+
+To say where the time went, it also reports the slowest round trips with every try (which
+process, what it answered, when), how long sockets took to reopen and their close codes, when
+each process handed its tables on and took others over (from the servers' logs, which
+``--keep-logs`` keeps), the servers' warnings that redis-py's pool of connections was full,
+and each server's share of a core and of time spent waiting for one (``/proc``).
 
 The clients run in this process on the same two cores as the servers, PostgreSQL, Redis and
 whatever else the machine is doing (the load average is in the report).
