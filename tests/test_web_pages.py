@@ -48,6 +48,7 @@ def test_the_about_page_tells_the_story_and_credits_its_sources(client: TestClie
 def test_the_glossary_explains_sandbagging(client: TestClient) -> None:
     text = client.get("/rules").text
     assert "<dt>Sandbagging</dt>" in text
+    assert "What is sandbagging?" in client.get("/help").text
 
 
 @pytest.mark.parametrize("path", ["/no-such-page", "/play/x/y/z", "/rules/extra", "/%E2%99%A0"])

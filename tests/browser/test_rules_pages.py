@@ -113,6 +113,7 @@ def test_help_page_answers_the_common_questions(
     expect(answer).to_contain_text("imagining many possible")
     expect(page.get_by_text("Can I lead a spade to the first trick?")).to_be_visible()
     expect(page.get_by_text("Can both partners bid nil?")).to_be_visible()
+    expect(page.get_by_text("What is sandbagging?")).to_be_visible()
     expect(page.get_by_role("heading", name="Strategy tips")).to_be_visible()
     expect(page.get_by_role("link", name="Play", exact=True)).to_have_attribute("href", "/")
     assert not sticking_out(page), sticking_out(page)
