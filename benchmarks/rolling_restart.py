@@ -56,6 +56,7 @@ import itertools
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -660,6 +661,7 @@ def main(argv: list[str] | None = None) -> int:
                         (Path(args.keep_logs) / log.name).write_bytes(log.read_bytes())
     finally:
         redis.stop()
+        shutil.rmtree(run_dir, ignore_errors=True)
     print(json.dumps({
         "benchmark": "rolling_restart",
         "options": {"tables": args.tables, "think": args.think, "warm": args.warm,
