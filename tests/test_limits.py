@@ -251,6 +251,23 @@ def test_a_hello_flood_is_rate_limited_and_other_games_go_on(tmp_path: Path) -> 
         assert moves >= 5 and answers.count(200) == len(answers), answers
 
 
+def test_a_seat_change_before_the_hello_waits_for_the_hello() -> None:
+    """A socket whose hello has not come yet is sent no state of its own when its person's seat
+    changes (or the table is read again): the hello's state will be the new seat's, and two
+    states would give it the same events twice."""
+    async def go() -> None:
+        listener = Listener(Asker(user=7), reader=2, size=50)
+        listener.reseat(None)
+        assert not listener.resync and not listener.greeted
+        listener.ask_resync(0)
+        assert listener.resync
+        listener.resync = False
+        listener.reseat(2)  # after the hello, a change of seat is a fresh state at once
+        assert listener.resync and listener.reader == 2
+
+    run_async(go())
+
+
 def test_a_slow_socket_fills_its_own_outbox_and_is_resynchronised() -> None:
     async def go() -> None:
         listener = Listener(Asker(), reader=2, size=3)

@@ -42,7 +42,7 @@ from typing import Any
 from . import metrics
 from .errors import Refusal
 
-__all__ = ["Cluster", "NoOwner", "table_key"]
+__all__ = ["Cluster", "NoOwner", "table_key", "MOVING"]
 
 log = logging.getLogger("varaq.cluster")
 
@@ -52,6 +52,14 @@ REQUEST_TIMEOUT = 10.0
 HEARTBEAT = 1.0
 #: Seconds a subscription waits for Redis to confirm it (longer only while Redis is away).
 SUBSCRIBE_WAIT = 3.0
+
+
+#: Connections to Redis one process keeps at most (publishes wait for a free one).
+REDIS_CONNECTIONS = 200
+#: Seconds a publish waits for a free connection before it counts as failed.
+REDIS_WAIT = 5.0
+#: The answer to a request that arrived as this process let its table go.
+MOVING = "this table is moving between servers; try again"
 
 
 class NoOwner(Exception):
@@ -153,9 +161,14 @@ class Cluster:
             raise ValueError("several processes need a PostgreSQL --db (SQLite is one process)")
         self.node = uuid.uuid4().hex[:12]
         self.redis_url = redis_url
-        self.redis = aioredis.from_url(redis_url, decode_responses=True,
-                                       socket_connect_timeout=2, socket_timeout=None,
-                                       retry_on_timeout=True, health_check_interval=5)
+        # A pool that waits for a free connection instead of failing: a few hundred tables
+        # publishing at once (a hand-over, say) would otherwise meet "Too many connections"
+        # and lose messages.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            redis_url, decode_responses=True, socket_connect_timeout=2, socket_timeout=None,
+            retry_on_timeout=True, health_check_interval=5, max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT)
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.locks = Locks(db_url)
         self._handlers: dict[str, Handler] = {}
         self._waiting: dict[str, asyncio.Future[Any]] = {}
@@ -232,6 +245,10 @@ class Cluster:
                     handler = self._handlers.get(message["channel"])
                     if handler is not None:
                         self._dispatch(message["channel"], handler, message["data"])
+                    elif message["channel"].startswith("varaq:req:"):
+                        # A request that reached us just as we stopped listening (Redis counted
+                        # us): say so now rather than let its sender wait for the timeout.
+                        self._dispatch(message["channel"], self._moved, message["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as e:
@@ -281,6 +298,10 @@ class Cluster:
             self._lanes.pop(channel, None)
 
     # -- requests to a table's owner -------------------------------------------------------------
+
+    async def _moved(self, request: dict[str, Any]) -> None:
+        if request.get("op") != "presence" and request.get("rid"):
+            await self.answer(request, refusal=Refusal(503, MOVING))
 
     @metrics.forwarded
     async def request(self, table_id: str, op: str, args: dict[str, Any]) -> tuple[Any, int]:

@@ -86,8 +86,9 @@ class Listener:
         thing sent is a full state for the new one."""
         self.reader = reader
         self.messages = deque(m for m in self.messages if m[0] == PUBLIC)
-        self.resync = True
-        self.ready.set()
+        if self.greeted:  # before its hello, the hello's own state will be the new seat's
+            self.resync = True
+            self.ready.set()
 
 
 class Fanout:
@@ -178,9 +179,12 @@ class Fanout:
             listener.push(message)
 
     def resync_all(self) -> None:
+        """Send every greeted listener a fresh state (the table was read again from the
+        store); a socket whose hello has not come yet gets its state from that hello."""
         for listener in list(self.listeners):
             self.current(listener)
-            listener.ask_resync(listener.version)
+            if listener.greeted:
+                listener.ask_resync(listener.version)
 
 
 async def drain(

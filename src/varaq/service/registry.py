@@ -53,6 +53,8 @@ __all__ = ["Tables"]
 
 log = logging.getLogger("varaq.service")
 
+#: Tables handed over by a leaving process that this one loads at the same time.
+HANDOVER_AT_ONCE = 16
 #: Seconds between two looks for tables an administrator closed.
 CLOSED_CHECK = 2.0
 #: How far back a look reaches: generous, since the administrator's clock writes the time.
@@ -72,7 +74,12 @@ class Tables:
         self.limits = limits or RateLimits(settings.limits)
         self.appender = make_appender(store)
         self._tables: dict[str, Table] = {}
-        self._loading = asyncio.Lock()
+        #: Tables being loaded, by id: a second request for one waits for the first load,
+        #: while different tables load side by side.
+        self._loading: dict[str, asyncio.Future[Table]] = {}
+        #: Hand-overs from a leaving process being taken up (at most HANDOVER_AT_ONCE at once).
+        self._taking = asyncio.Semaphore(HANDOVER_AT_ONCE)
+        self._taken: set[asyncio.Task[None]] = set()
         #: Names of the people seated at tables in memory, by user id.
         self.user_names: dict[int, str] = {}
         #: The other processes, when there are several (``varaq serve --redis``).
@@ -350,22 +357,40 @@ class Tables:
             return table
         if not plausible_id(table_id):
             raise Refusal(404, "no game with that id")
-        async with self._loading:
-            table = self._tables.get(table_id)
-            if table is not None:
-                return table
-            try:
-                stored = await asyncio.to_thread(self.store.load_table, table_id)
-            except Exception as e:
-                log.error("loading table %s failed: %s", table_id, e)
-                raise Refusal(503, f"could not load the game: {type(e).__name__}") from None
-            if stored is None:
-                raise Refusal(404, "no game with that id")
-            table = self.rebuild(stored)
-            await self._learn_names(table)
-            self._keep(table)
-            await self._place(table)
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            table = await self._load(table_id)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # retrieved here: nobody else may be waiting for it
+            raise
+        else:
+            future.set_result(table)
+        finally:
+            del self._loading[table_id]
         table.wake()  # the computer players resume if it is their turn
+        return table
+
+    async def _load(self, table_id: str) -> Table:
+        """Read a table from the store, keep it, and own or follow it."""
+        try:
+            stored = await asyncio.to_thread(self.store.load_table, table_id)
+        except Exception as e:
+            log.error("loading table %s failed: %s", table_id, e)
+            raise Refusal(503, f"could not load the game: {type(e).__name__}") from None
+        if stored is None:
+            raise Refusal(404, "no game with that id")
+        table = self.rebuild(stored)
+        await self._learn_names(table)
+        self._keep(table)
+        await self._place(table)
         return table
 
     async def _learn_names(self, table: Table) -> None:
@@ -423,15 +448,23 @@ class Tables:
 
     async def _handed_over(self, message: dict[str, Any]) -> None:
         """A leaving process handed on a table nobody here or elsewhere followed: load it and
-        take it (of several processes that try, one wins; the others let it go again)."""
+        take it (of several processes that try, one wins; the others let it go again).  Each
+        is taken up on its own task, so a hundred tables handed on in a row load side by side
+        instead of one after the other on the channel's lane."""
         table_id = message.get("table")
         if self.leaving or not isinstance(table_id, str):
             return
-        try:
-            table = await self.get(table_id)
-        except Refusal as e:
-            log.warning("table %s was handed over but cannot be loaded: %s", table_id, e)
-            return
+        task = asyncio.get_running_loop().create_task(self._take_handed(table_id))
+        self._taken.add(task)
+        task.add_done_callback(self._taken.discard)
+
+    async def _take_handed(self, table_id: str) -> None:
+        async with self._taking:
+            try:
+                table = await self.get(table_id)
+            except Refusal as e:
+                log.warning("table %s was handed over but cannot be loaded: %s", table_id, e)
+                return
         if table.role == "follower" and not len(table.fanout):
             self.forget(table_id)
 
@@ -451,11 +484,13 @@ class Tables:
         given = 0
         for table in [t for t in self._tables.values() if t.role == "owner"]:
             async with table.lock:
+                # Still listening for requests: until the next owner listens, they are
+                # answered "moving" at once (and asked again), never left to time out.
                 table.role = "follower"
                 table.driver.cancel()
-                await cluster.unsubscribe(f"varaq:req:{table.id}")
                 await cluster.locks.release(table.id)
             await replica.hand_on(table)
+            await cluster.unsubscribe(f"varaq:req:{table.id}")
             given += 1
         if given:
             log.info("handed %d tables to the other processes", given)
@@ -463,7 +498,7 @@ class Tables:
 
     async def close(self) -> None:
         await self.hand_over()
-        for task in (self._heartbeat, self._closed_watch):
+        for task in (self._heartbeat, self._closed_watch, *self._taken):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

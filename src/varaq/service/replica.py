@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules
-from .cluster import NoOwner
+from .cluster import MOVING, NoOwner
 from .commands import Asker, Command, kind_of, parse_command
 from .errors import Refusal
 from .journal import read_line
@@ -31,8 +31,6 @@ log = logging.getLogger("varaq.service")
 
 #: Pauses before asking a table's owner again when nobody answered its channel (seconds).
 OWNER_WAITS = (0.1, 0.3, 0.6, 1.0)
-#: Why a request is refused while its table changes owner (the client may simply try again).
-MOVING = "this table is moving between servers; try again"
 #: The channel on which a leaving process offers a table that no other process follows.
 HANDOVER = "varaq:handover"
 #: Waits for a follower's copy to reach a forwarded answer's version (see :func:`reach`).
@@ -48,6 +46,11 @@ async def forward(table: Table, command: Command, asker: Asker) -> Any:
     for pause in OWNER_WAITS:
         try:
             result, version = await cluster.request(table.id, "command", args)
+        except Refusal as e:
+            if e.status != 503 or str(e) != MOVING:
+                raise
+            # The owner is handing the table on this instant: ask the next one shortly.
+            await asyncio.sleep(pause)
         except NoOwner:
             await table.tables.claim([table])
             if table.role != "follower":
