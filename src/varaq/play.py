@@ -26,6 +26,7 @@ from typing import TextIO
 
 from .actions import ActionError, action_text, is_card, parse_action
 from .bots import LEVELS, Bot, make_bot
+from .bots.advice import decision_seed
 from .cards import card_text, card_unicode, cards_of, sort_key
 from .daily import (
     DAILY_LEVEL,
@@ -183,7 +184,7 @@ class Terminal:
                  *, daily: bool = False) -> None:
         self.game = game
         self.level = level
-        self.bots: dict[int, Bot] = {}
+        self.bots: dict[object, Bot] = {}
         self.bot_options = bot_options
         self.title = title
         self.daily = daily
@@ -223,10 +224,15 @@ class Terminal:
             title += f" · {level} computer players"
         return cls(game, level, options, title, daily=True)
 
-    def bot(self, seat: int) -> Bot:
-        if seat not in self.bots:
-            self.bots[seat] = make_bot(self.level, **self.bot_options)
-        return self.bots[seat]
+    def bot(self, samples: object) -> Bot:
+        """The computer player that decides with ``samples`` layouts (a Hard bid asks for its
+        own fixed number, as at the web table: :func:`~varaq.bots.advice.decision_seed`)."""
+        if samples not in self.bots:
+            options = dict(self.bot_options)
+            if samples is not None:
+                options["samples"] = samples
+            self.bots[samples] = make_bot(self.level, **options)
+        return self.bots[samples]
 
     def _seed(self, seat: int) -> str:
         """A computer player's seed for this decision: at a daily, the web table's."""
@@ -257,7 +263,10 @@ class Terminal:
             seat = game.turn
             if seat != S:
                 view = game.view(seat)
-                action = self.bot(seat).decide(view, random.Random(self._seed(seat))).action
+                samples = self.bot_options.get("samples")
+                seed, samples = decision_seed(self.level, view, self._seed(seat),
+                                              samples if isinstance(samples, int) else None)
+                action = self.bot(samples).decide(view, random.Random(seed)).action
                 self._after(say, game.apply(action, seat=seat), unicode)
                 continue
             view = game.view(S)

@@ -28,7 +28,7 @@ from .knowledge import ABOVE
 
 __all__ = [
     "trick_reasons", "bid_advice", "CountLine", "count_lines", "hard_bid", "bid_seed",
-    "BID_SAMPLES",
+    "BID_SAMPLES", "decision_seed",
 ]
 
 #: Layouts the Hard player deals for a bid asked of :func:`hard_bid`: a fixed number, not a time
@@ -215,6 +215,18 @@ def bid_seed(view: View) -> str:
     doc = [view.rules.to_spec(), list(view.totals), list(view.bags), view.dealer, view.seat,
            view.hand, bids]
     return "bid:" + json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+
+def decision_seed(level: str, view: View, seed: str,
+                  samples: int | None) -> tuple[str, int | None]:
+    """The seed and the layouts of a computer player's decision.  A Hard bid is asked exactly
+    as :func:`hard_bid` asks it (a fixed number of layouts, a seed made of what the bidder
+    knows), so the table's computer players, the Hint, ``varaq play`` and the review's "Hard
+    bids" column name the same bid for the same cards; anything else keeps ``seed`` and
+    ``samples``."""
+    if level == "hard" and view.phase == "bid":
+        return bid_seed(view), BID_SAMPLES
+    return seed, samples
 
 
 def hard_bid(view: View, samples: int = BID_SAMPLES) -> Decision:

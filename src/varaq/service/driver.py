@@ -19,7 +19,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ..actions import action_text, bid_value, is_bid
-from ..bots.advice import BID_SAMPLES, bid_advice, bid_seed
+from ..bots.advice import bid_advice, decision_seed
 from ..engine import DEAL, OVER
 from ..seats import SEAT_LETTERS
 from ..view import View
@@ -80,7 +80,7 @@ class Driver:
             started = loop.time()
             last = table.steps[-1].event if table.steps else None
             after_trick = bool(last and last.trick)
-            seed, samples = _how(table.level, view, f"{table.info.seed}:{version}:"
+            seed, samples = decision_seed(table.level, view, f"{table.info.seed}:{version}:"
                                  f"{SEAT_LETTERS[seat]}", table.info.options.get("samples"))
             try:
                 answer = await tables.bots.decide(table.level, view, seed, samples=samples)
@@ -120,16 +120,6 @@ class Driver:
         return task
 
 
-def _how(level: str, view: View, seed: str, samples: int | None) -> tuple[str, int | None]:
-    """The seed and the layouts of a decision.  A Hard bid is asked exactly as the review's
-    "Hard bids" column asks it (:func:`~varaq.bots.advice.hard_bid`: a fixed number of layouts
-    and a seed made of what the bidder knows), so the table's computer players, the Hint and
-    the review name the same bid for the same cards."""
-    if level == "hard" and view.phase == "bid":
-        return bid_seed(view), BID_SAMPLES
-    return seed, samples
-
-
 class Hints:
     """Hints of one table, each kept for the seat and version it was made for."""
 
@@ -160,7 +150,7 @@ class Hints:
     async def _think(self, view: View, version: int) -> dict[str, str]:
         table = self.table
         bots = table.tables.bots
-        seed, samples = _how("hard", view, f"{table.info.seed}:hint:{version}", None)
+        seed, samples = decision_seed("hard", view, f"{table.info.seed}:hint:{version}", None)
         try:
             answer = await bots.decide("hard", view, seed, HINT_BUDGET, samples, hint=True)
         except Exception:
