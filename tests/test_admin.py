@@ -353,14 +353,14 @@ def test_bad_input_is_one_line_and_changes_nothing(
 def test_an_old_database_is_refused_until_upgraded(
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from varaq.service.migrations import upgrade
+    from varaq.service.migrations import HEAD, upgrade
     from varaq.service.store import make_engine
 
     engine = make_engine(db_url(tmp_path))
     upgrade(engine, "0004")
     engine.dispose()
     line = refused(tmp_path, capsys, "users")
-    assert line == ("varaq admin users: the database is at revision 0004, not 0005: run "
+    assert line == (f"varaq admin users: the database is at revision 0004, not {HEAD}: run "
                     "varaq db upgrade first")
 
 

@@ -528,22 +528,27 @@ def test_a_thousand_socket_hints_are_limited_like_http_ones(tmp_path: Path) -> N
 
 
 class Recording(ThreadPoolExecutor):
-    """Threads in place of the Hard players' processes, noting each decision's seed and the
-    time budget the pool gave it."""
+    """Threads in place of the Hard players' processes, noting each decision and the time
+    budget the pool gave it: ``VICTIM`` for a decision of the victim's table (told apart by
+    the hand it is asked for: a bid's seed is made of the view alone), else its seed."""
 
     def __init__(self) -> None:
         super().__init__(max_workers=16)
         self.lock = threading.Lock()
         self.asked: list[tuple[str, float]] = []
+        #: The victim's hands by seat, once its table is dealt.
+        self.victim: list[Any] = []
 
     def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-        seed, budget = args[2], args[3]  # decide_in_worker(level, view, seed, budget, samples)
+        view, seed, budget = args[1], args[2], args[3]  # decide_in_worker(level, view, …)
+        victim = bool(self.victim) and view.hand == self.victim[view.seat]
         with self.lock:
-            self.asked.append((seed, budget))
+            self.asked.append((VICTIM if victim else seed, budget))
         return super().submit(fn, *args, **kwargs)
 
 
 VICTIM_SEED = 777
+VICTIM = "victim"
 
 
 def test_refused_hints_never_reach_the_pool_so_another_tables_hard_keeps_its_time(
@@ -555,21 +560,26 @@ def test_refused_hints_never_reach_the_pool_so_another_tables_hard_keeps_its_tim
     held = threading.Event()
 
     def hard(level: str, view: Any, seed: str, budget: float, samples: Any = None) -> BotAnswer:
-        if not seed.startswith(f"{VICTIM_SEED}:"):  # a hint: held while the flood goes on
-            held.wait(120.0)
+        worker = recording[0]
+        if not (worker.victim and view.hand == worker.victim[view.seat]):
+            held.wait(120.0)  # a hint: held while the flood goes on
         return BotAnswer(view.legal[0], "the first legal action", "hard")
 
+    recording: list[Recording] = []
     monkeypatch.setattr(botpool, "decide_in_worker", hard)
     app = make_app(tmp_path, limits=limits(ROOMY, hint="3/minute"))
     held.set()
     with TestClient(Addresses(app)) as client:
         worker = client.app.state.tables.bots._executor = Recording()  # type: ignore
+        recording.append(worker)
         victim = {"X-Test-Address": "192.0.2.7"}
         attacker = {"X-Test-Address": "198.51.100.66"}
         response = client.post("/api/games", json={
             "level": "hard", "dealer": "E", "seed": VICTIM_SEED}, headers=victim)
         assert response.status_code == 201, response.text
         vid = response.json()["id"]
+        table = client.portal.call(client.app.state.tables.get, vid)  # type: ignore
+        worker.victim = [table.game.view(seat).hand for seat in range(4)]
         tables = []
         for seed in (1, 2, 3):
             made = client.post("/api/games", json={"level": "easy", "dealer": "E",
@@ -599,16 +609,16 @@ def test_refused_hints_never_reach_the_pool_so_another_tables_hard_keeps_its_tim
                     "action": south_choice(st["view"]), "version": st["version"]},
                     headers=victim)
                 assert response.status_code == 200, response.text
-                wait_until(lambda: sum(s.startswith(f"{VICTIM_SEED}:") for s, _ in
-                                       worker.asked) >= 3, "the victim's Hard players' bids")
+                wait_until(lambda: sum(s == VICTIM for s, _ in worker.asked) >= 3,
+                           "the victim's Hard players' bids")
                 held.set()
                 first = [doc if doc is not None else next_reply(ws, 60.0)
                          for doc, ws in zip(first, flood, strict=True)]
         finally:
             held.set()
         answers, _ = flood_hints(client, tables[1], 100, headers=attacker)
-    hints_in_pool = [s for s, _ in worker.asked[spent:] if not s.startswith(f"{VICTIM_SEED}:")]
-    budgets = [b for s, b in worker.asked if s.startswith(f"{VICTIM_SEED}:")]
+    hints_in_pool = [s for s, _ in worker.asked[spent:] if s != VICTIM]
+    budgets = [b for s, b in worker.asked if s == VICTIM]
     assert budgets and all(b == TABLE_BUDGET for b in budgets), (
         f"the victim's Hard players were given {budgets}, not {TABLE_BUDGET} s each")
     assert not hints_in_pool, (
