@@ -60,5 +60,6 @@ def test_near_the_target_the_bid_is_priced_by_the_match() -> None:
     study = _study(FIVE, totals=(460, 420))
     best = study.best()
     assert study.tallies[best].hits / study.tallies[best].weight > 0.8
-    assert study.value(best) > 100  # the match's weight, beyond what one hand's points give
     assert study.value(1) < 0  # made, but too small to outscore them: the match is lost
+    # The match's weight, beyond the few points one hand's contracts differ by.
+    assert study.value(best) - study.value(1) > 150

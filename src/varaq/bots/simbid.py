@@ -45,11 +45,13 @@ __all__ = ["BidStudy", "study_bids", "nil_hold", "match_value"]
 
 #: The chance a nil holds against a good defence is ``NIL_SAFE - NIL_SLOPE * danger`` (the
 #: bots' :func:`~varaq.bots.bidding.nil_danger` of the hand), within [NIL_FLOOR, NIL_SAFE].
-#: Set so that Normal's own nils (danger up to 0.75) come out near the 57% Hard made against
-#: a strong outside program, and the safest hands near the 81% a good nil player makes.
-NIL_SAFE = 0.92
-NIL_SLOPE = 0.5
-NIL_FLOOR = 0.03
+#: Against Hard's defence Normal's nils (danger under 0.75) held 44% of the time.  A first
+#: setting (0.92 - 0.5 * danger) had Hard bid 106 nils in 119 duplicate deals against Hard
+#: 0.2 and make 32% of them, for -13.2 points a hand (BENCHMARKS.md, issue 17): the slope is
+#: the evidence that a strong defence punishes every danger.
+NIL_SAFE = 0.85
+NIL_SLOPE = 1.0
+NIL_FLOOR = 0.0
 
 
 def nil_hold(hand: int, jokers: bool) -> float:
