@@ -3,7 +3,7 @@
 The Hint during bidding says what bid the Hard player would make, and why, in two parts: where
 the hand's tricks come from, the way a player counts them ("4: two sure spade tricks (A♠ K♠),
 the A♦, and one likely club ruff"), and what the Hard player's simulation found for that bid
-("expected score +31 for our side; we make the contract in 88% of 24 layouts, where perfect
+("expected score +31 for our side; we make the contract in 88% of 20 layouts, where perfect
 play gives our side about 7.4 tricks", :class:`~.simbid.BidStudy`).  The counting is
 :func:`~.bidding.estimate_parts`, the same arithmetic the computer players start from, and the
 expected score is the very number the bid was chosen by, so the words never disagree with the
@@ -34,7 +34,7 @@ __all__ = [
 #: Layouts the Hard player deals for a bid asked of :func:`hard_bid`: a fixed number, not a time
 #: budget, so the answer does not depend on how busy the machine is.  About what Hard gets
 #: through in a table's 0.6 s of thought: each layout is a whole deal solved double dummy.
-BID_SAMPLES = 24
+BID_SAMPLES = 20
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 #: A card is "sure" at this share of a trick, "likely" from the second.

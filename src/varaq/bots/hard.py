@@ -15,7 +15,7 @@ each layout, tries every candidate action to the end of the hand:
 - **bidding**: every legal bid, and nil, is priced over layouts solved double dummy from the
   opening lead, the seats still to bid bidding as Normal would (:mod:`varaq.bots.simbid`);
   the bid with the best expected value for the side is bid, and its reason says so
-  ("Bid 4: expected score +31 for our side; we make the contract in 88% of 24 layouts ...");
+  ("Bid 4: expected score +31 for our side; we make the contract in 88% of 20 layouts ...");
 - blind nil and the exchange follow Normal's judgement (a blind decision has no cards to
   sample against; :mod:`varaq.bots.blind` weighs the odds against the match score).
 
