@@ -116,7 +116,10 @@ class Console:
 
 
 #: True once no CSS transition is running (a theme switch fades colours for a moment).
-SETTLED_JS = "() => !document.getAnimations().some((a) => a instanceof CSSTransition)"
+#: No colour still changing.  A finished transition counts as settled: Chromium keeps one in
+#: getAnimations() for good when its element is hidden (a button inside a closed <details>).
+SETTLED_JS = ("() => !document.getAnimations().some((a) => a instanceof CSSTransition"
+              " && a.playState !== 'finished')")
 
 
 def shot(page: Page, name: str) -> None:
