@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Restart every `varaq serve` process of a cluster in turn, without a pause for the players.
 #
-#   scripts/rolling-restart.sh RUN_DIR [SECONDS]
+#   scripts/rolling-restart.sh RUN_DIR [SECONDS] [SETTLE]
 #
 # Each process was started with `varaq serve ... --pid-file RUN_DIR/NAME.pid`.  For each pid
 # file, one after the other: the process is sent SIGTERM — it hands its tables to the others
 # (see docs/deploy.md, "Restarts") and exits — then the same command is started again, in the
 # same folder with the same environment, its output appended to RUN_DIR/NAME.log, and the
-# script waits until it answers /healthz before going on to the next.  SECONDS (30) bounds each
-# wait.  Run it after installing the new version: each process comes back on the new code.
+# script waits until it answers /healthz, and then SETTLE seconds more (5: the pages that moved
+# away come back, the new process warms up), before going on to the next.  SECONDS (30)
+# bounds each wait.  Run it after installing the new version: each process comes back on the
+# new code.
 set -euo pipefail
 
-run_dir=${1:?usage: rolling-restart.sh RUN_DIR [SECONDS]}
+run_dir=${1:?usage: rolling-restart.sh RUN_DIR [SECONDS] [SETTLE]}
 limit=${2:-30}
+settle=${3:-5}
 shopt -s nullglob
 pid_files=("$run_dir"/*.pid)
 if [ ${#pid_files[@]} -eq 0 ]; then
@@ -81,4 +84,5 @@ for pid_file in "${pid_files[@]}"; do
         exit 1
     fi
     echo "rolling-restart: $name is back (pid $(cat "$pid_file"))"
+    [ "$pid_file" = "${pid_files[-1]}" ] || sleep "$settle"
 done

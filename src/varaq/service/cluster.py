@@ -54,6 +54,9 @@ HEARTBEAT = 1.0
 SUBSCRIBE_WAIT = 3.0
 
 
+#: Seconds the reader waits for a message before it looks for (un)subscriptions to make: how
+#: long a new subscription may wait for the reader.
+READ_WAIT = 0.01
 #: Connections to Redis one process keeps at most (publishes wait for a free one).
 REDIS_CONNECTIONS = 200
 #: Seconds a publish waits for a free connection before it counts as failed.
@@ -200,8 +203,12 @@ class Cluster:
         await self._change("subscribe", channel)
 
     async def unsubscribe(self, channel: str) -> None:
+        """Stop listening on ``channel``.  Not waited for: a message that still arrives is
+        dropped (or, on a request channel, answered "moving"), so nothing depends on when
+        Redis confirms — and a process handing on hundreds of tables does not wait for each."""
         if self._handlers.pop(channel, None) is not None:
-            await self._change("unsubscribe", channel)
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            await self._changes.put(("unsubscribe", channel, done))
 
     async def _change(self, verb: str, channel: str) -> None:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -239,7 +246,7 @@ class Cluster:
                             await pubsub.unsubscribe(channel)
                         if not done.done():
                             done.set_result(None)
-                    message = await pubsub.get_message(timeout=0.05)
+                    message = await pubsub.get_message(timeout=READ_WAIT)
                     if message is None or message.get("type") != "message":
                         continue
                     handler = self._handlers.get(message["channel"])

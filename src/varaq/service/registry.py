@@ -55,6 +55,10 @@ log = logging.getLogger("varaq.service")
 
 #: Tables handed over by a leaving process that this one loads at the same time.
 HANDOVER_AT_ONCE = 16
+#: Seconds a leaving process waits for a peer to have read its tables before letting them go
+#: (they keep playing meanwhile), and the most tables it asks a peer to read ahead.
+PREPARE_WAIT = 5.0
+MAX_PREPARED = 5000
 #: Seconds between two looks for tables an administrator closed.
 CLOSED_CHECK = 2.0
 #: How far back a look reaches: generous, since the administrator's clock writes the time.
@@ -80,6 +84,8 @@ class Tables:
         #: Hand-overs from a leaving process being taken up (at most HANDOVER_AT_ONCE at once).
         self._taking = asyncio.Semaphore(HANDOVER_AT_ONCE)
         self._taken: set[asyncio.Task[None]] = set()
+        #: Set when a peer has loaded the tables this process is about to hand on.
+        self._peer_ready = asyncio.Event()
         #: Names of the people seated at tables in memory, by user id.
         self.user_names: dict[int, str] = {}
         #: The other processes, when there are several (``varaq serve --redis``).
@@ -447,16 +453,49 @@ class Tables:
         await table.close()
 
     async def _handed_over(self, message: dict[str, Any]) -> None:
-        """A leaving process handed on a table nobody here or elsewhere followed: load it and
-        take it (of several processes that try, one wins; the others let it go again).  Each
-        is taken up on its own task, so a hundred tables handed on in a row load side by side
-        instead of one after the other on the channel's lane."""
-        table_id = message.get("table")
-        if self.leaving or not isinstance(table_id, str):
+        """What a leaving process says on :data:`~.replica.HANDOVER`:
+
+        - ``prepare``: the tables it is about to let go.  This process loads them now, as a
+          follower (they still play on at their owner meanwhile), and says it is ``ready``:
+          when their locks are released it only has to take them, not read them first;
+        - ``ready``: a peer has loaded the tables this process is about to let go;
+        - ``table``: a table nobody followed when it was let go: load it and take it (of
+          several processes that try, one wins; the others let it go again).
+
+        Each load runs on its own task, so a hundred tables load side by side instead of one
+        after the other on the channel's lane."""
+        cluster = self.cluster
+        if cluster is not None and message.get("ready") and message.get("for") == cluster.node:
+            self._peer_ready.set()
             return
-        task = asyncio.get_running_loop().create_task(self._take_handed(table_id))
+        if self.leaving or cluster is None:
+            return
+        prepare = message.get("prepare")
+        if isinstance(prepare, list):
+            ids = [t for t in prepare[:MAX_PREPARED] if isinstance(t, str)]
+            self._spawn(self._prepare(ids, str(message.get("from"))))
+            return
+        table_id = message.get("table")
+        if isinstance(table_id, str):
+            self._spawn(self._take_handed(table_id))
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
         self._taken.add(task)
         task.add_done_callback(self._taken.discard)
+
+    async def _prepare(self, table_ids: list[str], leaving: str) -> None:
+        """Follow the tables a leaving process is about to let go, then tell it so."""
+        async def one(table_id: str) -> None:
+            async with self._taking:
+                with contextlib.suppress(Refusal):
+                    await self.get(table_id)
+
+        await asyncio.gather(*(one(t) for t in table_ids))
+        cluster = self.cluster
+        if cluster is not None and not self.leaving:
+            await cluster.publish(replica.HANDOVER, {"ready": True, "for": leaving,
+                                                     "tables": len(table_ids)})
 
     async def _take_handed(self, table_id: str) -> None:
         async with self._taking:
@@ -472,17 +511,28 @@ class Tables:
         """This process is stopping (SIGTERM): give each table it owns to another process, one
         at a time, and how many it gave.
 
-        Each table is let go under its own lock, so a commit under way is stored first; from
-        then on this copy only forwards (its role is ``follower``), its lock is released, and
-        the processes following it are told to take it at once, without waiting for their
-        heartbeat.  Whoever takes the lock reads the table from the store, where every
+        First the other processes are asked to read the tables (``prepare``; up to
+        :data:`PREPARE_WAIT` seconds, while the tables play on here).  Then each table is let
+        go under its own lock, so a commit under way is stored first; from then on this copy
+        only forwards (its role is ``follower``), its lock is released, and the processes
+        following it are told to take it at once, without waiting for their heartbeat.  Whoever takes the lock reads the table from the store, where every
         commit already is: the lock is never free while the newest version is only here."""
         cluster = self.cluster
         if cluster is None:
             return 0
         self.leaving = True
         given = 0
-        for table in [t for t in self._tables.values() if t.role == "owner"]:
+        owned = [t for t in self._tables.values() if t.role == "owner"]
+        if owned:
+            # First let another process read them (they play on here meanwhile), so that when
+            # each lock is released it is taken at once by a process that already follows it.
+            self._peer_ready.clear()
+            heard = await cluster.publish(replica.HANDOVER, {
+                "prepare": [t.id for t in owned[:MAX_PREPARED]], "from": cluster.node})
+            if heard > 1:  # this process hears its own message too
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._peer_ready.wait(), PREPARE_WAIT)
+        for table in owned:
             async with table.lock:
                 # Still listening for requests: until the next owner listens, they are
                 # answered "moving" at once (and asked again), never left to time out.
@@ -490,8 +540,9 @@ class Tables:
                 table.driver.cancel()
                 await cluster.locks.release(table.id)
             await replica.hand_on(table)
-            await cluster.unsubscribe(f"varaq:req:{table.id}")
             given += 1
+        for table in owned:
+            await cluster.unsubscribe(f"varaq:req:{table.id}")
         if given:
             log.info("handed %d tables to the other processes", given)
         return given
