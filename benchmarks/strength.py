@@ -4,9 +4,11 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
 
     python benchmarks/strength.py [--deals 500] [--hard-deals 500] [--matches 100]
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
-                                  [--hard-minutes M]
+                                  [--hard-minutes M] [--fixed 12]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
-                                          hard-classic]
+                                          hard-classic,hard-v02,cardplay-gap,bidding-gap]
+
+(The last three legs are left out unless asked for.)
 
 Why: the computer players are the product, and "stronger" only means something as a number with
 an error bar.  Every leg is a duplicate arena (each deal played both ways on the same cards), so
