@@ -282,3 +282,19 @@ def test_hard_solves_from_ten_cards_with_the_compiled_solver_the_classic_hard_fr
     assert isinstance(classic, ClassicHardBot)
     assert classic.solver_cards == 4 and classic.samples == 3
     assert (CheaterBot().solver_cards, CheaterBot().tail_cards) == DEFAULTS[backend]
+
+
+def test_without_the_compiled_solver_hard_bids_by_the_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Solving whole deals in pure Python takes seconds a layout: Hard then bids as Normal
+    counts (a table never waits minutes for a bid), and the review's Hard bid follows."""
+    from varaq.bots.advice import hard_bid
+    from varaq.bots.normal import choose_bid
+
+    monkeypatch.setenv("VARAQ_SOLVER", "python")
+    for seed in range(5):
+        g = Game("varaq", seed=seed)
+        g.deal()
+        view = g.view(g.turn)
+        assert hard_bid(view).action == choose_bid(view).action

@@ -273,7 +273,11 @@ class HardBot:
     # -- bidding ------------------------------------------------------------------------------
 
     def _decide_bid(self, view: View, rng: random.Random) -> Decision:
-        """Every sensible bid priced over solved layouts (:mod:`varaq.bots.simbid`)."""
+        """Every sensible bid priced over solved layouts (:mod:`varaq.bots.simbid`).  Without
+        the compiled solver a whole deal takes seconds to solve in Python, so Hard then bids by
+        the count, as Normal does, rather than keep a table waiting minutes for a bid."""
+        if default_backend() != "c":
+            return choose_bid(view)
         started = self._clock()
         candidates, guess = sim_bid_candidates(view)
         if len(candidates) == 1:

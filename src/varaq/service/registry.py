@@ -515,8 +515,9 @@ class Tables:
         :data:`PREPARE_WAIT` seconds, while the tables play on here).  Then each table is let
         go under its own lock, so a commit under way is stored first; from then on this copy
         only forwards (its role is ``follower``), its lock is released, and the processes
-        following it are told to take it at once, without waiting for their heartbeat.  Whoever takes the lock reads the table from the store, where every
-        commit already is: the lock is never free while the newest version is only here."""
+        following it are told to take it at once, without waiting for their heartbeat.
+        Whoever takes the lock reads the table from the store, where every commit already is:
+        the lock is never free while the newest version is only here."""
         cluster = self.cluster
         if cluster is None:
             return 0
