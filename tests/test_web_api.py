@@ -41,7 +41,7 @@ def test_presets_lists_presets_options_and_levels(client: TestClient) -> None:
     assert doc["presets"]["short"]["target"] == 300
     assert doc["presets"]["varaq"]["blind_nil"] is False
     assert "bag_penalty" in doc["options"]
-    assert doc["levels"] == ["easy", "normal", "hard"]
+    assert doc["levels"] == ["easy", "normal", "hard", "expert"]
 
 
 def test_pages_serve_the_client_html(client: TestClient) -> None:
@@ -436,3 +436,30 @@ def test_a_signed_in_players_single_player_game_is_among_their_tables(client: Te
     client.cookies.clear()
     guest = client.post("/api/games", json={"level": "easy"}).json()["id"]
     assert guest not in {t["id"] for t in ana.get("/api/account").json()["tables"]}
+
+
+def test_an_expert_table_thinks_in_the_worker_pool_with_its_own_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Expert is offered like the other levels, and its players search in the worker
+    processes (never on the event loop) with Expert's longer budget."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from varaq.bots.hard import EXPERT_BUDGET
+    from varaq.service import botpool
+
+    asked: list[tuple[str, float]] = []
+
+    def stand_in(level: str, view: Any, seed: str, budget: float,
+                 samples: Any = None) -> botpool.BotAnswer:
+        asked.append((level, budget))
+        return botpool.BotAnswer(view.legal[0], "the first legal action", level)
+
+    monkeypatch.setattr(botpool, "decide_in_worker", stand_in)
+    with TestClient(make_app(tmp_path)) as client:
+        client.app.state.tables.bots._executor = ThreadPoolExecutor(1)  # type: ignore
+        assert "expert" in client.get("/api/presets").json()["levels"]
+        game = new_game(client, level="expert", dealer="S")  # West bids first
+        wait_for_south(client, game["id"])
+    assert asked and all(level == "expert" for level, _ in asked), asked
+    assert any(budget == EXPERT_BUDGET for _, budget in asked), asked

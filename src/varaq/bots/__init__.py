@@ -51,7 +51,7 @@ class Bot(Protocol):
 
 
 #: The strengths offered to players.
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 #: name -> "module:Class"; the cheater is for the arena's ceiling only, never offered to players.
 _REGISTRY = {
     "random": "varaq.bots.random_bot:RandomBot",

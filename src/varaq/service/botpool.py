@@ -37,6 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from ..bots import Bot, make_bot
+from ..bots.hard import EXPERT_BUDGET
 from ..view import View
 from . import metrics
 
@@ -45,7 +46,10 @@ __all__ = ["BotPool", "BotAnswer", "decide_in_worker", "worker_pool", "FALLBACK"
 log = logging.getLogger("varaq.service")
 
 #: Who plays when a level's module is missing.
-FALLBACK = {"hard": "normal", "normal": "easy", "easy": "random"}
+FALLBACK = {"expert": "hard", "hard": "normal", "normal": "easy", "easy": "random"}
+#: The levels that search for as long as their budget allows: they think in the worker
+#: processes, never on the event loop.
+SEARCHERS = ("hard", "expert")
 #: Seconds a Hard player may think per decision at a table: within a human's pace.
 TABLE_BUDGET = 0.6
 #: Seconds for the Hint button's answer.
@@ -68,7 +72,7 @@ def _build(level: str, budget: float, samples: int | None = None) -> tuple[str, 
     name: str | None = level
     while name is not None:
         try:
-            if name == "hard":
+            if name in SEARCHERS:
                 return name, make_bot(name, time_budget=budget, samples=samples)
             return name, make_bot(name)
         except ImportError:
@@ -140,14 +144,16 @@ class BotPool:
 
     @metrics.bot_decision
     async def decide(
-        self, level: str, view: View, seed: str, budget: float = TABLE_BUDGET,
+        self, level: str, view: View, seed: str, budget: float | None = None,
         samples: int | None = None, *, hint: bool = False,
     ) -> BotAnswer:
         """``level``'s choice for ``view``; ``samples`` fixes a Hard player's layouts instead
         of timing its thought (see the module's docstring).  A ``hint`` waits for one of a few
         places instead of counting among the tables' decisions: however many hints people
         ask for, the computer players at the tables keep their whole budget."""
-        if level == "hard":
+        if budget is None:
+            budget = EXPERT_BUDGET if level == "expert" else TABLE_BUDGET
+        if level in SEARCHERS:
             loop = asyncio.get_running_loop()
             if hint:
                 async with self._hints:

@@ -257,7 +257,7 @@ function buildLevels() {
   const levels = el("fieldset", "levels");
   levels.append(el("legend", "", "Computer players"),
     radio("level", "easy", "Easy"), radio("level", "normal", "Normal", true),
-    radio("level", "hard", "Hard"));
+    radio("level", "hard", "Hard"), radio("level", "expert", "Expert"));
   return levels;
 }
 
