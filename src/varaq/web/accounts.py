@@ -28,8 +28,9 @@ guessed faster than passwords.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -41,6 +42,8 @@ from .games import body_of, tables_of
 from .requests import Json, client_address
 
 __all__ = ["routes", "profile", "signed_in"]
+
+T = TypeVar("T")
 
 
 def signed_in(request: Request) -> int:
@@ -90,22 +93,31 @@ async def sign_up(request: Request) -> Response:
     return await _answer(request, account, 201)
 
 
-async def sign_in(request: Request) -> Response:
-    body = await body_of(request)
+async def _counted(request: Request, body: dict[str, Any],
+                   check: Callable[[], Awaitable[T]]) -> T:
+    """``check`` (a password or a reset code being checked) as a sign-in attempt for the
+    body's name from this address: a refusal counts against the sign-in limits."""
     try:
         _, key = clean_name(body.get("name"))
     except Refusal:
         key = ""
     attempt = await tables_of(request).limits.sign_in(key, client_address(request))
     try:
-        account = await request.app.state.accounts.sign_in(body.get("name"),
-                                                           body.get("password"))
+        result = await check()
     except Refusal:
         await attempt.failed()
         raise
     finally:
         attempt.release()
     await attempt.succeeded()
+    return result
+
+
+async def sign_in(request: Request) -> Response:
+    body = await body_of(request)
+    accounts = request.app.state.accounts
+    account = await _counted(request, body, lambda: accounts.sign_in(body.get("name"),
+                                                                     body.get("password")))
     return await _answer(request, account)
 
 
@@ -131,20 +143,9 @@ async def reset(request: Request) -> Response:
     """A new password with a one-time code from an operator; every session of the person
     ends (this browser signs in afresh with the new password)."""
     body = await body_of(request)
-    try:
-        _, key = clean_name(body.get("name"))
-    except Refusal:
-        key = ""
-    attempt = await tables_of(request).limits.sign_in(key, client_address(request))
-    try:
-        await request.app.state.accounts.reset_password(
-            body.get("name"), body.get("code"), body.get("password"))
-    except Refusal:
-        await attempt.failed()
-        raise
-    finally:
-        attempt.release()
-    await attempt.succeeded()
+    accounts = request.app.state.accounts
+    await _counted(request, body, lambda: accounts.reset_password(
+        body.get("name"), body.get("code"), body.get("password")))
     return Json({"reset": True})
 
 
