@@ -21,8 +21,6 @@ Every HTTP answer and every socket message of every person (and of a watcher) is
 
 from __future__ import annotations
 
-import json
-import re
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -33,6 +31,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from online_helpers import Person, receive_within, sign_up, wait_until
+from secrecy_helpers import allowed_for, cards_named
 from varaq.cards import card_text, cards_of
 from varaq.engine import Game
 from varaq.seats import SEAT_LETTERS, S
@@ -40,44 +39,8 @@ from web_helpers import make_app
 
 pytestmark = pytest.mark.timeout(300)
 
-CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|10[CDHS]|BJ|LJ)\b")
-EVERY_CARD = {card_text(c) for c in range(54)}
-#: Keys whose text values are ids, not words (a random id may hold "-KS-" by chance).
-ID_KEYS = ("id", "next", "table", "code")
 #: Blind nil from the first hand, with a two-card exchange: the hardest hands to keep apart.
 RULES = {"preset": "classic", "blind_nil_trail": 0, "exchange": 2}
-
-
-def cards_named(doc: Any) -> set[str]:
-    return set(CARD.findall(json.dumps(_without_ids(doc))))
-
-
-def _without_ids(doc: Any) -> Any:
-    if isinstance(doc, dict):
-        return {k: _without_ids(v) for k, v in doc.items()
-                if not (k in ID_KEYS and isinstance(v, str))}
-    if isinstance(doc, list):
-        return [_without_ids(v) for v in doc]
-    return doc
-
-
-def allowed_for(game: Game, seat: int | None) -> set[str]:
-    """The cards ``seat`` (``None``: a watcher) may know at this moment of ``game``, worked out
-    from the game itself rather than from any view."""
-    if game.is_over:
-        return EVERY_CARD
-    known = game.played
-    for log in game.log:  # finished hands: every card was played face up
-        if log.dealt is not None:
-            for hand in log.dealt:
-                known |= hand
-    if seat is not None and not game.view(seat).cards_hidden:
-        known |= game.dealt[seat] | game.hands[seat]
-        known |= game.exchanged[seat] | game.exchanged[seat ^ 2]  # gave, and was given
-        if game.phase_name == "exchange" and game.exchange_queue[:1] and \
-                game.exchange_queue[0][0] == seat:
-            known |= game.passing
-    return {card_text(c) for c in cards_of(known)}
 
 
 def letter(seat: int | None) -> str | None:
