@@ -101,9 +101,6 @@ class Fanout:
     def __len__(self) -> int:
         return len(self.listeners)
 
-    def __iter__(self) -> Any:
-        return iter(list(self.listeners))
-
     def add(self, asker: Asker, size: int) -> Listener:
         listener = Listener(asker, self.table.reader_of(asker), size)
         self.listeners.add(listener)

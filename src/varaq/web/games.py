@@ -82,12 +82,10 @@ def command_route(kind: Kind, *, optional: bool = False) -> Any:
         tables = tables_of(request)
         table = await _table(request)
         result = await tables.run(table, kind, body, asker)
-        if kind is Kind.HINT:
+        if kind in (Kind.HINT, Kind.PHRASE):
             return Json(result)
         if kind is Kind.PACE:
             return Json({"pace": table.pace})
-        if kind is Kind.PHRASE:
-            return Json(result)
         if kind is Kind.AGAIN:
             new = await tables.get(str(result))
             return Json({"id": new.id, "state": new.state_for(asker)}, status_code=201)
