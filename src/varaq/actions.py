@@ -15,7 +15,11 @@ A match's history (:attr:`varaq.engine.Game.actions`) also holds what is not a p
 - ``DEAL_GIVEN`` (97): the next hand was dealt from given cards (a record, a puzzle), or was a
   score-sheet hand with no cards;
 - ``TRICKS_GIVEN`` (98): a score-sheet hand was finished with each seat's tricks;
-- ``CONCEDE + side`` (100, 101): NS or EW conceded.
+- ``CONCEDE + side`` (100, 101): NS or EW conceded;
+- ``CLAIM + seat`` (104–107): that seat claimed every remaining trick for its side, and the
+  claim was accepted (see :mod:`varaq.claims`);
+- ``UNDO + n`` (129–255): the last ``n`` moves of the hand in progress were taken back (see
+  :meth:`varaq.engine.Game.undo`).
 
 >>> action_text(bid(4)), action_text(NIL_BID), action_text(parse_action("qs"))
 ('bid 4', 'nil', 'QS')
@@ -28,7 +32,7 @@ from .cards import CardError, card_text, parse_card
 __all__ = [
     "BID", "NIL_BID", "BLIND_NIL", "LOOK", "bid", "is_card", "is_bid", "bid_value",
     "action_text", "parse_action", "ActionError", "quoted", "DEAL_HAND", "DEAL_GIVEN",
-    "TRICKS_GIVEN", "CONCEDE",
+    "TRICKS_GIVEN", "CONCEDE", "CLAIM", "UNDO", "UNDO_LIMIT",
 ]
 
 BID = 64
@@ -39,6 +43,10 @@ DEAL_HAND = 96
 DEAL_GIVEN = 97
 TRICKS_GIVEN = 98
 CONCEDE = 100
+CLAIM = 104
+UNDO = 128
+#: The most moves one undo may take back (a hand has at most 13 tricks, bids and passes).
+UNDO_LIMIT = 127
 
 
 class ActionError(ValueError):
@@ -82,6 +90,10 @@ def action_text(action: int) -> str:
         return "tricks given"
     if action in (CONCEDE, CONCEDE + 1):
         return "concede " + ("NS", "EW")[action - CONCEDE]
+    if CLAIM <= action < CLAIM + 4:
+        return "claim " + "NESW"[action - CLAIM]
+    if UNDO < action <= UNDO + UNDO_LIMIT:
+        return f"undo {action - UNDO}"
     return f"action {action}"
 
 

@@ -31,11 +31,14 @@ from dataclasses import dataclass
 from .actions import (
     BID,
     BLIND_NIL,
+    CLAIM,
     CONCEDE,
     DEAL_GIVEN,
     DEAL_HAND,
     LOOK,
     TRICKS_GIVEN,
+    UNDO,
+    UNDO_LIMIT,
     ActionError,
     action_text,
     parse_action,
@@ -193,6 +196,11 @@ class HandLog:
     #: Cards in the order played; empty for a score-sheet hand.
     plays: tuple[int, ...]
     result: HandScore
+    #: The seat whose accepted claim ended the hand (the cards after ``plays`` were never
+    #: played), or -1.
+    claim: int = -1
+    #: Each undo in the hand: how many moves stood before it, and the moves it took back.
+    undos: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
 class Game:
@@ -618,7 +626,7 @@ class Game:
         hand = self._finish_hand()
         return Event("tricks", self.dealer, -1, None, hand, self.winner)
 
-    def _finish_hand(self) -> HandScore:
+    def _finish_hand(self, claim: int = -1) -> HandScore:
         r = self.rules
         bids = (self.bids[0], self.bids[1], self.bids[2], self.bids[3])
         blind = (self.blind[0], self.blind[1], self.blind[2], self.blind[3])
@@ -634,6 +642,9 @@ class Game:
             (self.exchanged[0], self.exchanged[1], self.exchanged[2], self.exchanged[3]),
             tuple(self.plays()),
             result,
+            claim,
+            # Only a match with an undo pays for the walk (max() runs at C speed).
+            self.undos() if self.actions and max(self.actions) > UNDO else (),
         ))
         self.hand_no += 1
         self.winner = match_winner(r, self.totals)
@@ -650,6 +661,10 @@ class Game:
             return self.deal()
         if action in (CONCEDE, CONCEDE + 1):
             return self.concede(action - CONCEDE)
+        if CLAIM <= action < CLAIM + 4:
+            return self.claim(action - CLAIM)
+        if UNDO < action <= UNDO + UNDO_LIMIT:
+            return self.undo(action - UNDO)
         if action in (DEAL_GIVEN, TRICKS_GIVEN):
             raise IllegalAction(
                 f"{action_text(action)}: the cards or tricks were given, not dealt; "
@@ -669,6 +684,110 @@ class Game:
         self.phase = OVER
         self.turn = _NO_SEAT
         return Event("concede", side, -1, winner=self.winner)
+
+
+    # -- undo and claims --------------------------------------------------------------------
+
+    def _hand_start(self) -> int:
+        """Where the hand in progress begins in :attr:`actions` (just after its deal)."""
+        for i in range(len(self.actions) - 1, -1, -1):
+            if self.actions[i] in (DEAL_HAND, DEAL_GIVEN):
+                return i + 1
+        return len(self.actions)
+
+    def _walk_hand(self) -> tuple[list[int], list[tuple[int, tuple[int, ...]]]]:
+        """(moves standing, undos) of the latest hand: its players' moves with every undo
+        applied, and each undo as (moves standing before it, the moves it took back)."""
+        moves: list[int] = []
+        undos: list[tuple[int, tuple[int, ...]]] = []
+        for action in self.actions[self._hand_start():]:
+            if UNDO < action <= UNDO + UNDO_LIMIT:
+                n = action - UNDO
+                undos.append((len(moves) - n, tuple(moves[-n:])))
+                del moves[-n:]
+            elif action < DEAL_HAND:
+                moves.append(action)
+        return moves, undos
+
+    def hand_moves(self) -> list[tuple[int, int]]:
+        """(seat, action) of every move standing in the hand in progress, oldest first: the
+        blind nil choices, bids, passes and cards, without those an undo took back."""
+        if self.phase in (DEAL, OVER) or self.sheet:
+            return []
+        moves, _ = self._walk_hand()
+        g = self._hand_at_start()
+        out = []
+        for action in moves:
+            out.append((g.turn, action))
+            g.apply(action)
+        return out
+
+    def undos(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """The undos of the hand in progress (or the one just finished): for each, how many
+        moves stood before it and the moves it took back, for the record."""
+        return tuple(self._walk_hand()[1])
+
+    def _hand_at_start(self) -> Game:
+        """A copy of this game as the hand in progress was dealt (nothing bid or played)."""
+        g = self.copy()
+        g._start_hand(self.dealer, self.dealt, sheet=False)
+        return g
+
+    def undo(self, count: int) -> Event:
+        """Take back the last ``count`` moves of the hand in progress.
+
+        The hand is rebuilt from its deal by applying the moves that stay, so the position is
+        exactly the one those moves made (the engine's own rules, no bookkeeping in reverse);
+        the history keeps the moves taken back and ends with ``UNDO + count``, so pushing the
+        history into a new game rebuilds this one, undos and all.  A hand that is finished
+        (its score is in the totals) or a score-sheet hand cannot be taken back.  The event's
+        seat is the one whose turn it is again.
+        """
+        if self.phase in (DEAL, OVER) or self.sheet:
+            why = ("the match is over" if self.phase == OVER else
+                   "a score-sheet hand has no moves" if self.sheet else
+                   "the hand is over: a scored hand cannot be taken back")
+            raise IllegalAction(f"nothing to undo: {why}")
+        moves, _ = self._walk_hand()
+        if not isinstance(count, int) or not 1 <= count <= min(len(moves), UNDO_LIMIT):
+            raise IllegalAction(
+                f"cannot take back {count!r} moves: {len(moves)} stand in this hand"
+            )
+        g = self._hand_at_start()
+        for action in moves[:-count]:
+            g.apply(action)
+        history = [*self.actions, UNDO + count]
+        for name in Game.__slots__:
+            setattr(self, name, getattr(g, name))
+        self.actions = history
+        return Event("undo", self.turn, UNDO + count)
+
+    def claim_seat(self, seat: int) -> int:
+        """The seat credited with the tricks ``seat`` claims: itself, or its partner when
+        ``seat`` bid nil and the partner did not (a nil bidder claims for the partner)."""
+        if self.bids[seat] == 0 and self.bids[seat ^ 2] != 0:
+            return seat ^ 2
+        return seat
+
+    def claim(self, seat: int) -> Event:
+        """``seat`` claims every remaining trick for its side, and the claim is checked.
+
+        The check is double dummy, on the true cards (see :func:`varaq.claims.why_wrong`): the
+        claim holds only if the side takes every trick left whatever the defence does; if not,
+        :class:`IllegalAction` says why and nothing changes.  An accepted claim credits the
+        tricks left (the one in progress included) to :meth:`claim_seat` and ends the hand,
+        which is scored as usual.
+        """
+        from .claims import why_wrong  # the solver sits above the engine
+
+        why = why_wrong(self, seat)
+        if why:
+            raise IllegalAction(why)
+        credited = self.claim_seat(seat)
+        self.actions.append(CLAIM + seat)
+        self.taken[credited] += 13 - len(self.tricks)
+        hand = self._finish_hand(claim=seat)
+        return Event("claim", seat, CLAIM + seat, None, hand, self.winner)
 
     # -- reasons ----------------------------------------------------------------------------
 

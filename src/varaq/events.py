@@ -26,7 +26,8 @@ class Event(NamedTuple):
     """One applied action and what it finished.
 
     ``kind`` is ``"blind_nil"``, ``"look"``, ``"bid"``, ``"pass"``, ``"play"``, ``"deal"``,
-    ``"tricks"`` (a score-sheet hand) or ``"concede"``.
+    ``"tricks"`` (a score-sheet hand), ``"concede"``, ``"undo"`` (moves taken back; the seat is
+    the one to move again) or ``"claim"`` (an accepted claim ended the hand).
     """
 
     kind: str

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from itertools import product
 from typing import Any
 
-from .actions import BID, BLIND_NIL, DEAL_GIVEN, LOOK
+from .actions import BID, BLIND_NIL, DEAL_GIVEN, LOOK, ActionError, action_text, parse_action
 from .cards import (
     CARD_WORDS,
     SPADE_MASK,
@@ -56,7 +56,9 @@ __all__ = ["FORMAT", "RecordError", "to_record", "load_record", "parse_record"]
 FORMAT = "varaq-record/1"
 
 _TOP_KEYS = ("format", "rules", "partial", "reader", "start", "hands", "conceded")
-_HAND_KEYS = ("dealer", "deal", "bids", "looked", "exchange", "plays", "tricks")
+_HAND_KEYS = (
+    "dealer", "deal", "bids", "looked", "exchange", "plays", "undos", "claim", "tricks",
+)
 _HAND_KEY_SET = frozenset(_HAND_KEYS)
 #: ``1 << card``, made once: above bit 30 each shift would make a new int.
 _BIT = tuple(1 << card for card in range(54))
@@ -176,7 +178,16 @@ def _finished_hand(log: HandLog) -> dict[str, Any]:
         hand["tricks"] = {SEAT_LETTERS[s]: log.result.tricks[s] for s in range(4)}
     else:
         hand["plays"] = _plays_text(log.plays)
+    if log.undos:
+        hand["undos"] = _undos_doc(log.undos)
+    if log.claim >= 0:
+        hand["claim"] = SEAT_LETTERS[log.claim]
     return hand
+
+
+def _undos_doc(undos: Any) -> list[dict[str, Any]]:
+    """Each undo of a hand: how many moves stood before it, and the moves it took back."""
+    return [{"at": at, "moves": [action_text(a) for a in moves]} for at, moves in undos]
 
 
 def _current_hand(game: Game) -> dict[str, Any]:
@@ -196,6 +207,9 @@ def _current_hand(game: Game) -> dict[str, Any]:
     plays = game.plays()
     if plays:
         hand["plays"] = _plays_text(plays)
+    undos = game.undos()
+    if undos:
+        hand["undos"] = _undos_doc(undos)
     return hand
 
 
@@ -334,7 +348,10 @@ def load_record(doc: Mapping[str, Any] | str | bytes, *, seed: int | str = 0) ->
             )
         if number < fast_until and fast.play(hand):
             continue
+        before = game.copy() if isinstance(hand, Mapping) and hand.get("undos") else None
         _HandReader(game, number, hand).read()
+        if before is not None:
+            _UndoReader(before, number, hand).replay_into(game)
     conceded = doc.get("conceded")
     if conceded is not None:
         if conceded not in SIDE_NAMES:
@@ -774,6 +791,84 @@ class _FastHands:
         )
 
 
+class _UndoReader:
+    """Replays a hand's undos through the engine, so a record keeps them and checks them.
+
+    A hand's ``undos`` are in the order they were made; each says how many moves stood before
+    it (``at``) and the moves it took back.  Read backwards from the moves that stand at the
+    end, they give the moves standing before each undo: after the last undo the hand went on
+    from its first ``at`` moves without another, and so on back.  The hand is then played
+    again from its deal, each undo's moves applied and taken back in turn, so every move a
+    record says was taken back was a legal one.
+    """
+
+    def __init__(self, start: Game, number: int, hand: Mapping[str, Any]) -> None:
+        self.start = start
+        self.number = number
+        self.hand = hand
+
+    def fail(self, reason: str) -> RecordError:
+        return RecordError(f"hand {self.number}: undos: {reason}")
+
+    def entries(self) -> list[tuple[int, list[int]]]:
+        raw = self.hand.get("undos")
+        if not isinstance(raw, list):
+            raise self.fail(f"a list of undos, not {_json_kind(raw)}")
+        out = []
+        for i, entry in enumerate(raw, 1):
+            if not isinstance(entry, Mapping) or set(entry) != {"at", "moves"}:
+                raise self.fail(f'undo {i} must be {{"at": number, "moves": [move, ...]}}')
+            at, words = entry["at"], entry["moves"]
+            if not _is_int(at) or not 0 <= at <= 200:
+                raise self.fail(f"undo {i}: at must be a whole number, not {_shown(at)}")
+            if not isinstance(words, list) or not words or not all(
+                isinstance(w, str) for w in words
+            ):
+                raise self.fail(f"undo {i}: moves must be a list of moves such as \"QS\"")
+            try:
+                out.append((at, [parse_action(w) for w in words]))
+            except ActionError as e:
+                raise self.fail(f"undo {i}: {e}") from None
+        return out
+
+    def replay_into(self, game: Game) -> None:
+        """Play the hand again with its undos and leave ``game`` as that replay ends."""
+        entries = self.entries()
+        final, _ = game._walk_hand()
+        standing = final
+        befores: list[list[int]] = []
+        for i in range(len(entries) - 1, -1, -1):
+            at, moves = entries[i]
+            if at > len(standing):
+                raise self.fail(f"undo {i + 1} is at move {at}, but only {len(standing)} stood")
+            standing = standing[:at] + moves
+            befores.append(standing)
+        befores.reverse()
+        g = self.start
+        finished = game.hand_no > g.hand_no
+        dealt = game.log[-1].dealt if finished else game.dealt
+        dealer = game.log[-1].dealer if finished else game.dealer
+        try:
+            g.deal(hands=dealt, dealer=dealer)
+            now: list[int] = []
+            for i, (before, (at, moves)) in enumerate(zip(befores, entries, strict=True), 1):
+                for action in before[len(now):]:
+                    g.apply(action)
+                try:
+                    g.undo(len(moves))
+                except IllegalAction as e:
+                    raise self.fail(f"undo {i}: {e}") from None
+                now = before[:at]
+            for action in final[len(now):]:
+                g.apply(action)
+            if self.hand.get("claim") is not None:
+                g.claim(_read_seat(self.hand["claim"], f"hand {self.number}: claim"))
+        except IllegalAction as e:
+            raise self.fail(str(e)) from None
+        for name in Game.__slots__:
+            setattr(game, name, getattr(g, name))
+
+
 class _HandReader:
     """Feeds one hand of a record to the engine, naming the place of any refusal."""
 
@@ -821,7 +916,21 @@ class _HandReader:
         if has_cards:
             self.exchange()
             self.play()
+            self.claim()
+        elif hand.get("claim") is not None:
+            raise self.fail("a claim needs the cards: a score-sheet hand gives its tricks")
         self.check_tricks(has_cards)
+
+    def claim(self) -> None:
+        """An accepted claim ends the hand: the solver checks it again, as the table did."""
+        raw = self.hand.get("claim")
+        if raw is None:
+            return
+        seat = _read_seat(raw, f"hand {self.number}: claim")
+        try:
+            self.game.claim(seat)
+        except IllegalAction as e:
+            raise self.fail(f"claim by {SEAT_LETTERS[seat]} refused: {e}") from None
 
     # each part of a hand, in the order the table does it
 

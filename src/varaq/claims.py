@@ -1,0 +1,98 @@
+"""Claims: a side says it takes every trick left, and the solver decides whether it does.
+
+Bridge sites let a declarer claim; no Spades table checks a claim double dummy.  Varaq does,
+on the true cards: a claim by ``seat`` holds only when its side takes *every* remaining trick
+(the one in progress included) against every defence — the opponents play perfectly and see
+every card, so a claim that holds cannot be unfair to them.
+
+Who is credited with the tricks matters for nil: a claim credits them to the claiming seat,
+or to its partner when the claimer bid nil (a nil bidder claims for the partner).  When the
+credited seat's partner bid nil, the claim is that the credited seat alone takes every trick
+(the solver then counts that one seat), so an accepted claim never breaks a partner's nil
+that play could have kept; the defenders take nothing, so their nil bids stand.
+
+A wrong claim is refused with a reason a player can check: the solver plays the hand out
+perfectly from here, and the first trick the claim loses names its winner and card ("East can
+still take a trick with the K♠").  A position too big to search in the budget is refused with
+a general reason instead of being guessed at.
+
+>>> from varaq import Game
+>>> g = Game("classic", seed=1, dealer=0)
+>>> _ = g.deal()
+>>> why_wrong(g, 0)
+'a claim is made during the play of the cards'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import TWO_CLUBS, card_unicode
+from .phases import PLAY
+from .seats import SEAT_NAMES, SIDE_NAMES
+from .solver import Solver, SolverLimit, trick_winner
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+__all__ = ["why_wrong", "NODE_LIMIT"]
+
+#: Search nodes a claim may cost (a claim with every trick left is decided in far fewer: the
+#: claiming side holds the top cards, and the first refutation settles a wrong one).
+NODE_LIMIT = 2_000_000
+
+
+def why_wrong(game: Game, seat: int) -> str:
+    """Why ``seat``'s claim of every remaining trick fails now, or ``""`` if it holds."""
+    if game.phase != PLAY or game.sheet:
+        return "a claim is made during the play of the cards"
+    if not 0 <= seat < 4:
+        return f"unknown seat {seat!r}"
+    side = seat & 1
+    credited = game.claim_seat(seat)
+    alone = game.bids[credited ^ 2] == 0
+    counted = [s == credited if alone else (s & 1) == side for s in range(4)]
+    hands, leader, trick, broken = list(game.hands), game.leader, list(game.trick), game.broken
+    if game.rules.two_clubs_leads and not game.tricks and not trick:
+        # The 2♣ lead is forced: play it, and the solver's ordinary rules hold from there.
+        hands[leader] &= ~(1 << TWO_CLUBS)
+        trick = [TWO_CLUBS]
+    need = 13 - len(game.tricks)
+    solver = Solver(side, jokers=game.rules.jokers, counted=counted, node_limit=NODE_LIMIT)
+    try:
+        if solver.at_least(hands, leader, trick, broken, need):
+            return ""
+        return _refutation(solver, game, hands, leader, trick, broken, counted, credited, alone)
+    except SolverLimit:
+        side_name = SIDE_NAMES[side]
+        return (f"too many tricks are left to check a claim for {side_name}: "
+                "play on a little and claim again")
+
+
+def _refutation(
+    solver: Solver, game: Game, hands: list[int], leader: int, trick: list[int], broken: bool,
+    counted: list[bool], credited: int, alone: bool,
+) -> str:
+    """The first trick the claim loses under perfect play from here, in words."""
+    hands = hands[:]
+    trick = trick[:]
+    jokers = game.rules.jokers
+    while any(hands):
+        turn = (leader + len(trick)) & 3
+        _, card = solver.best(hands, leader, trick, broken)
+        if card < 0:
+            break
+        hands[turn] &= ~(1 << card)
+        trick.append(card)
+        broken = broken or card >= 39
+        if len(trick) < 4:
+            continue
+        winner = trick_winner(trick, leader, jokers)
+        if not counted[winner]:
+            top = card_unicode(trick[(winner - leader) & 3])
+            if alone and (winner & 1) == (credited & 1):
+                return (f"{SEAT_NAMES[winner]} bid nil and can be made to take a trick "
+                        f"with the {top}")
+            return f"{SEAT_NAMES[winner]} can still take a trick with the {top}"
+        leader, trick = winner, []
+    return f"{SIDE_NAMES[credited & 1]} cannot be sure of every trick left"
