@@ -193,7 +193,7 @@ def test_the_ratings_migration_goes_up_and_down(tmp_path: Path) -> None:
 
     engine = make_engine(db_url(tmp_path))
     upgrade(engine, "0005")
-    assert upgrade(engine) == "0005" and current(engine) == HEAD == "0006"
+    assert upgrade(engine) == "0005" and current(engine) == HEAD
     with engine.connect() as c:
         names = set(c.exec_driver_sql("select name from sqlite_master").scalars())
     assert {"ratings", "player_matches", "ix_player_matches_user_finished"} <= names

@@ -18,6 +18,7 @@ from ..engine import DEAL
 from .accounts import check_active
 from .commands import Asker, Command, Kind
 from .errors import Refusal
+from .friends import blocked_by
 from .journal import Line
 from .newtable import parse_private_table
 from .replica import publish
@@ -152,6 +153,9 @@ async def _join(table: Table, command: Command, asker: Asker) -> int:
             return seat
         if table.game.is_over:
             raise Refusal(409, "this match is over")
+        seated = [o.user_id for o in table.seating.seats if o.user_id is not None]
+        if await asyncio.to_thread(blocked_by, table.tables.store, seated, user):
+            raise Refusal(403, "you cannot sit at this table: a player here has blocked you")
         seat = (table.seating.next_free() if not table.seating.started
                 else next(iter(table.seating.open_seats()), None))
         if seat is None:

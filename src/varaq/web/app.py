@@ -45,7 +45,7 @@ from ..service.ratelimit import RateLimits
 from ..service.registry import Tables
 from ..service.settings import Pace, Settings
 from ..service.store import Store, default_db_url
-from . import accounts, daily, games, learn, online, pages, players, sockets
+from . import accounts, daily, friends, games, learn, online, pages, players, sockets
 from .security import SecurityHeaders
 from .sessions import Sessions
 from .static import CachedStatic, content_hash, serve_page
@@ -254,6 +254,7 @@ def create_app(
             if reviews is not None:
                 await reviews.close()
             await app.state.quick.close()
+            await friends.close_hub(app)
             await tables.close()
             if cluster is not None:
                 await cluster.close()
@@ -274,6 +275,7 @@ def create_app(
         *learn.routes,
         *daily.routes,
         *players.routes,
+        *friends.routes,
         Mount(f"/static/{static_hash}", CachedStatic(directory=static, immutable=True)),
         Mount("/static", CachedStatic(directory=static, immutable=False), name="static"),
     ]

@@ -16,7 +16,7 @@ __all__ = ["upgrade", "current", "HEAD"]
 
 HERE = Path(__file__).parent
 #: The newest revision in ``versions/``.
-HEAD = "0006"
+HEAD = "0008"
 
 
 def _config(connection: object) -> object:
