@@ -18,7 +18,7 @@ from servers import fresh_database, missing_servers, postgres_server
 from varaq import cli
 from varaq.service.accounts import Suspended
 from varaq.service.admin import Admin
-from varaq.service.quickmatch import QuickMatch
+from varaq.service.quickmatch import Chair, QuickMatch
 from varaq.service.settings import Limits
 from varaq.service.store import Store
 from web_helpers import db_url, make_app, run_async
@@ -166,8 +166,8 @@ def test_someone_suspended_while_waiting_in_the_queue_is_dropped_and_the_rest_si
 ) -> None:
     made: list[list[int]] = []
 
-    async def seat(group: list[tuple[int, str]]) -> Any:
-        ids = [uid for uid, _ in group]
+    async def seat(chairs: list[Chair | None]) -> Any:
+        ids = sorted(c.user_id for c in chairs if c is not None)
         if 2 in ids:
             raise Suspended("suspended while waiting", (2,))
         made.append(ids)

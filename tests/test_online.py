@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from online_helpers import Person, sign_up, wait_until
 from varaq.service.newtable import CODE_ALPHABET
-from varaq.service.quickmatch import QuickMatch
+from varaq.service.quickmatch import Chair, QuickMatch
 from web_helpers import make_app, run_async
 
 pytestmark = pytest.mark.timeout(120)
@@ -531,8 +531,8 @@ def test_the_queue_groups_by_arrival_and_wait() -> None:
     now = [0.0]
     made: list[list[tuple[int, str]]] = []
 
-    async def seat(group: list[tuple[int, str]]) -> Any:
-        made.append(group)
+    async def seat(chairs: list[Chair | None]) -> Any:
+        made.append(sorted((c.user_id, c.name) for c in chairs if c is not None))
         return type("T", (), {"id": f"t{len(made)}"})()
 
     async def go() -> None:
@@ -558,7 +558,7 @@ def test_a_group_still_waits_while_its_table_is_made() -> None:
     (seen in the browser's quick match of four on a loaded machine)."""
     release = asyncio.Event()
 
-    async def seat(group: list[tuple[int, str]]) -> Any:
+    async def seat(chairs: list[Chair | None]) -> Any:
         await release.wait()  # the table takes a while to make
         return type("T", (), {"id": "t1"})()
 

@@ -32,7 +32,7 @@ from .errors import Refusal
 
 __all__ = [
     "Kind", "Command", "Asker", "parse_command", "LIMIT_OF", "whole_number", "version_of",
-    "ACTION_CHARS", "WORD_CHARS",
+    "ACTION_CHARS", "WORD_CHARS", "LISTINGS", "read_listing",
 ]
 
 #: Longest action text ("bid blind nil" and the like are far shorter).
@@ -57,6 +57,7 @@ class Kind(Enum):
     SEAT = "seat"          #: the host gives a seat to a computer player or leaves it open
     LEAVE = "leave"        #: give up your seat
     AGAIN = "again"        #: play again with the same seats
+    LISTING = "listing"    #: the host lists the table under Live tables, or takes it off
 
 
 #: Names the WebSocket uses for some kinds (``{"type": "action"}``), kept for old clients.
@@ -68,8 +69,25 @@ LIMIT_OF: dict[Kind, str] = {
     Kind.ACT: "act", Kind.NEXT: "act", Kind.CONCEDE: "act", Kind.DECLINE: "act",
     Kind.PHRASE: "act", Kind.PACE: "act", Kind.HINT: "hint", Kind.JOIN: "join",
     Kind.START: "act", Kind.CONFIGURE: "act", Kind.SEAT: "act", Kind.LEAVE: "act",
-    Kind.AGAIN: "create",
+    Kind.AGAIN: "create", Kind.LISTING: "act",
 }
+
+#: How a table of people is found: ``public`` (listed under Live tables, anyone may watch) or
+#: ``private`` (only people with the code or the link know of it; the default).
+LISTINGS = ("private", "public")
+
+
+def read_listing(value: Any) -> bool:
+    """Whether a ``listing`` word asks for a public table; anything else is a 400 saying so.
+
+    >>> read_listing("public"), read_listing("private")
+    (True, False)
+    """
+    if not isinstance(value, str) or value not in LISTINGS:
+        shown = repr(value[:16]) if isinstance(value, str) else type(value).__name__
+        raise Refusal(400, f'listing must be "public" or "private", not {shown}')
+    return value == "public"
+
 
 @dataclass(frozen=True, slots=True)
 class Asker:
@@ -107,7 +125,8 @@ class Command:
     #: The version the client acted on: a move made on an old position is refused (409).
     version: int | None = None
     #: :data:`Kind.PHRASE`: the phrase id; :data:`Kind.PACE`: the pace; :data:`Kind.SEAT`:
-    #: ``"bot"`` or ``"open"``; :data:`Kind.JOIN`: the table code.
+    #: ``"bot"`` or ``"open"``; :data:`Kind.JOIN`: the table code; :data:`Kind.LISTING`:
+    #: ``"public"`` or ``"private"``.
     word: str = ""
     #: :data:`Kind.SEAT`: the seat it is about.
     seat: int = -1
@@ -131,6 +150,8 @@ class Command:
             doc["code"] = self.word
         elif self.kind is Kind.CONFIGURE:
             doc.update(self.options)
+        elif self.kind is Kind.LISTING:
+            doc["listing"] = self.word
         return doc
 
 
@@ -177,6 +198,10 @@ def parse_command(kind: Kind | str, doc: Mapping[str, Any]) -> Command:
     if k is Kind.CONFIGURE:
         options = {key: value for key, value in doc.items() if key not in ("kind", "type")}
         return Command(k, options=options, version=version)
+    if k is Kind.LISTING:
+        listing = doc.get("listing")
+        read_listing(listing)
+        return Command(k, word=str(listing), version=version)
     return Command(k, version=version)
 
 

@@ -205,6 +205,27 @@ async def _configure(table: Table, command: Command, asker: Asker) -> None:
         table.push_presence()
 
 
+async def _listing(table: Table, command: Command, asker: Asker) -> bool:
+    """The host lists the table under Live tables (``public``: anyone may find it and watch)
+    or takes it off (``private``: only people with the code).  Chosen before the start, so
+    nobody sits down at a table whose listing then changes under them; whether it is public
+    now."""
+    public = command.word == "public"
+    async with table.lock:
+        _host_only(table, asker)
+        if table.info.kind != "private":
+            raise Refusal(409, "only a table opened by a host can be listed")
+        if table.seating.started:
+            raise Refusal(409, "the listing cannot change once the match has started")
+        if bool(table.info.options.get("public")) == public:
+            return public
+        options = {**table.info.options, "public": public}
+        await table.commit([], 409, values={"options": options})
+        table.info.options = options
+        table.push_presence()
+        return public
+
+
 async def _seat(table: Table, command: Command, asker: Asker) -> None:
     """The host hands an open or absent seat to a computer player (``bot``), or leaves it
     open for someone new (``open``; during the match a computer player plays it until
@@ -258,6 +279,6 @@ _HANDLERS: dict[Kind, Handler] = {
     Kind.ACT: _act, Kind.NEXT: _next, Kind.CONCEDE: _concede, Kind.DECLINE: _decline,
     Kind.PHRASE: _phrase, Kind.PACE: _pace, Kind.HINT: _hint, Kind.JOIN: _join,
     Kind.START: _start, Kind.CONFIGURE: _configure, Kind.SEAT: _seat, Kind.LEAVE: _leave,
-    Kind.AGAIN: _again,
+    Kind.AGAIN: _again, Kind.LISTING: _listing,
 }
 assert set(_HANDLERS) == set(Kind), "every kind of command has its handler"

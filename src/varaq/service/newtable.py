@@ -17,6 +17,7 @@ from ..bots import LEVELS
 from ..engine import Game
 from ..rules import Rules, RulesError
 from ..seats import SEAT_LETTERS
+from .commands import read_listing
 from .errors import Refusal
 from .online import TURN_TIMERS
 from .store import StoredTable
@@ -119,8 +120,10 @@ def new_code() -> str:
 
 
 def parse_private_table(body: Mapping[str, Any]) -> TableInfo:
-    """Check a new private table's body: level, rules, bots in empty seats, turn timer."""
-    known = {"level", "rules", "fill_bots", "turn_timer"}
+    """Check a new private table's body: level, rules, bots in empty seats, turn timer, and
+    whether it is listed under Live tables (``listing``; only a body that names it sets it, so
+    a host who changes the variations keeps the listing they chose)."""
+    known = {"level", "rules", "fill_bots", "turn_timer", "listing"}
     unknown = sorted(set(body) - known)
     if unknown:
         raise Refusal(400, f"unknown field {unknown[0]!r} (known: {', '.join(sorted(known))})")
@@ -134,8 +137,11 @@ def parse_private_table(body: Mapping[str, Any]) -> TableInfo:
     timer = body.get("turn_timer", 0)
     if timer not in TURN_TIMERS or isinstance(timer, bool):
         raise Refusal(400, f"turn_timer must be one of {', '.join(map(str, TURN_TIMERS))}")
+    options: dict[str, Any] = {"fill_bots": fill, "turn_timer": timer}
+    if "listing" in body:
+        options["public"] = read_listing(body["listing"])
     return TableInfo(new_table_id(), "private", level, rules, str(secrets.randbits(48)),
-                     options={"fill_bots": fill, "turn_timer": timer})
+                     options=options)
 
 
 def read_rules(spec: Any) -> Rules:

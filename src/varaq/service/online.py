@@ -110,9 +110,26 @@ class Online:
             "auto": seat in self.auto,
         }
 
+    def watchers(self) -> int:
+        """How many sockets read this table without a seat (Live tables shows the count).
+
+        The owner counts its own sockets and the signed-in watchers other processes tell it
+        of (:meth:`remote_presence` is counted by person); a follower repeats the owner's
+        count.  A signed-out watcher on another process is not counted: nothing tells the
+        owner of them."""
+        if self.mirror is not None:
+            return int(self.mirror.get("watchers", 0))
+        table = self.table
+        here = sum(1 for listener in table.fanout.listeners
+                   if table.reader_of(listener.asker) is None)
+        elsewhere = sum(n for _, people in self.remote.values() for user, n in people.items()
+                        if table.seating.seat_of(user) is None)
+        return here + elsewhere
+
     def snapshot(self) -> dict[str, Any]:
         """The owner's presence and timers, for the other processes to show."""
         return {
+            "watchers": self.watchers(),
             "present": sorted(s for s in range(4) if self.is_present(s)),
             "seats": [self.seat_json(s) for s in range(4)],
             "state": self.state_json(),

@@ -1,19 +1,30 @@
-"""Quick match: a queue of signed-in people, seated four at a time in arrival order.
+"""Quick match: a queue of signed-in people, seated four at a time by rating.
 
 Everyone in the queue plays the same game: the ``varaq`` preset with Normal computer players
 wherever people are missing.  A person may allow computer players to fill their table after a
 wait they choose (``bots_after`` seconds; ``None``: only people).  Every ``TICK`` the queue is
-looked at from the front:
+looked at, the person who has waited longest first:
 
-- four people waiting: the first four sit down together;
-- otherwise, if the person at the front has waited longer than they allowed, they sit down with
-  those behind them who also allow computer players (up to four people), and computer players
-  take the other seats.
+- a group is four people whose ratings (each one's estimate, ``mu``; a newcomer counts at the
+  model's starting value) lie within the **allowed gap** of the one who has waited longest
+  among them.  The gap starts narrow (:data:`GAP_START`) and widens with every second that
+  person waits (:data:`GAP_PER_SECOND`), so close ratings sit together when the queue allows
+  it and nobody waits for ever: after a minute or so the gap spans every rating there is.  Of
+  the groups that fit, the one with the smallest spread of ratings sits down;
+- otherwise, if that person has waited longer than they allowed, they sit down with the
+  nearest-rated people behind them who also allow computer players (up to four people, within
+  the same gap), and computer players take the other seats.
+
+Then the group is **balanced**: of the three ways to make two partnerships out of four chairs
+(a computer player counts at its level's fixed rating), the one whose sides' summed ratings
+are closest is chosen (ties: arrival order, the first two as partners).  Each person's wait
+goes with them to the table, which tells them "Seated after 12 s in the queue".
 
 A person's status says how long they have waited, how many are in the queue, and — once
-seated — the table to go to (kept for a while, so a page that polls late still finds it).
-The queue lives in this process; :class:`QuickMatch` is small on purpose so that several
-processes can share one (in Redis) behind the same few verbs.
+seated — the table to go to and how long they waited (kept for a while, so a page that polls
+late still finds it).  The queue lives in this process; :class:`QuickMatch` is small on purpose
+so that several processes can share one (in Redis) behind the same few verbs.  The clock is
+injected: the pairing is a pure function of the queue and the time, and tested as one.
 
 A suspended person cannot queue (the route asks their account first), and one suspended while
 waiting is dropped when their group sits down: the table is not made
@@ -27,14 +38,21 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
+from ..seats import N, S
 from .accounts import Suspended
 from .errors import Refusal
+from .ratings import BOT_RATINGS, MODEL, stored_ratings
+from .store import Store
 
-__all__ = ["QuickMatch", "SharedQuickMatch", "Waiting", "TICK", "MAX_WAIT"]
+__all__ = [
+    "QuickMatch", "SharedQuickMatch", "Waiting", "Chair", "Group", "TICK", "MAX_WAIT",
+    "GAP_START", "GAP_PER_SECOND", "allowed_gap", "balance", "rating_of",
+]
 
 log = logging.getLogger("varaq.service")
 
@@ -46,6 +64,33 @@ MAX_WAIT = 600
 SEATED_FOR = 600.0
 #: Seconds a group being seated shows as waiting at most (a process that died meanwhile).
 SEATING_FOR = 30.0
+#: The rating gap (in the model's ``mu`` points) a group may span when the one who has waited
+#: longest in it has just arrived: about a third of a newcomer's uncertainty.
+GAP_START = 3.0
+#: How much the gap widens per second that person has waited: 15 points after a minute,
+#: which spans nearly every rating people have (the computer players range over 13).
+GAP_PER_SECOND = 0.2
+#: Of the people within the gap, how many of the nearest-rated a group is looked for among
+#: (bounds the work of one look at a long queue: 220 groups per person at most).
+NEAREST = 12
+#: The rating a computer player counts at when the sides are balanced (quick tables play
+#: Normal).
+BOT_RATING = BOT_RATINGS["normal"][0]
+
+
+def allowed_gap(waited: float) -> float:
+    """The rating spread a group may have around someone who has waited ``waited`` seconds.
+
+    >>> allowed_gap(0), allowed_gap(30), allowed_gap(60)
+    (3.0, 9.0, 15.0)
+    """
+    return GAP_START + GAP_PER_SECOND * max(0.0, waited)
+
+
+def rating_of(store: Store, user_id: int) -> float:
+    """The rating a person queues with: their estimate, or the model's starting one."""
+    row = stored_ratings(store, [user_id]).get(user_id)
+    return float(MODEL.mu) if row is None else row[0]
 
 
 @dataclass(slots=True)
@@ -54,6 +99,52 @@ class Waiting:
     name: str
     since: float
     bots_after: float | None
+    #: The person's rating when they joined (``mu``).
+    rating: float = float(MODEL.mu)
+
+
+@dataclass(frozen=True, slots=True)
+class Chair:
+    """A person the queue seats: who, and how many seconds they waited."""
+
+    user_id: int
+    name: str
+    waited: float
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """People who sit down together: in arrival order, and by seat (N, E, S, W; ``None``
+    where a computer player sits)."""
+
+    members: list[Waiting]
+    chairs: list[Chair | None]
+
+
+def balance(members: Sequence[Waiting], now: float) -> list[Chair | None]:
+    """The chairs, by seat, that make the two sides' summed ratings closest.
+
+    The members fill slots in arrival order, computer players the slots left; the first slot
+    partners whichever of the other three makes the sides closest (the earliest on a tie), and
+    that partnership sits North-South, the first slot at South.
+
+    >>> people = [Waiting(1, "a", 0, None, 30.0), Waiting(2, "b", 0, None, 29.0),
+    ...           Waiting(3, "c", 0, None, 21.0), Waiting(4, "d", 0, None, 20.0)]
+    >>> [c.name for c in balance(people, 5.0)]  # a with d against b with c
+    ['d', 'b', 'a', 'c']
+    """
+    slots: list[Waiting | None] = [*members[:4], *[None] * (4 - min(4, len(members)))]
+    ratings = [BOT_RATING if w is None else w.rating for w in slots]
+    total = sum(ratings)
+    best = min((1, 2, 3), key=lambda p: round(abs(total - 2 * (ratings[0] + ratings[p])), 6))
+    others = [i for i in (1, 2, 3) if i != best]
+    order = {S: 0, N: best, 1: others[0], 3: others[1]}  # seat -> slot
+    chairs: list[Chair | None] = []
+    for seat in range(4):
+        w = slots[order[seat]]
+        chairs.append(None if w is None else
+                      Chair(w.user_id, w.name, round(max(0.0, now - w.since), 1)))
+    return chairs
 
 
 class _Ticking:
@@ -75,21 +166,22 @@ class _Ticking:
                 await self._task
 
 
+#: Makes the table for a group's chairs (``Tables.create_quick``); returns it.
+SeatGroup = Callable[[list[Chair | None]], Awaitable[Any]]
+
+
 class QuickMatch(_Ticking):
-    def __init__(
-        self, seat: Callable[[list[tuple[int, str]]], Awaitable[Any]],
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        #: Makes the table for a group (``Tables.create_quick``); returns it.
+    def __init__(self, seat: SeatGroup, clock: Callable[[], float] = time.monotonic) -> None:
         self._seat = seat
         self._clock = clock
         self.queue: list[Waiting] = []
-        #: user id -> (table id, when seated)
-        self.seated: dict[int, tuple[str, float]] = {}
+        #: user id -> (table id, when seated, seconds waited)
+        self.seated: dict[int, tuple[str, float, float]] = {}
         #: The group whose table is being made: off the queue, not seated yet.
         self.seating: list[Waiting] = []
 
-    async def join(self, user_id: int, name: str, bots_after: Any) -> dict[str, Any]:
+    async def join(self, user_id: int, name: str, bots_after: Any,
+                   rating: float = float(MODEL.mu)) -> dict[str, Any]:
         _check_wait(bots_after)
         self.seated.pop(user_id, None)
         for w in self.queue:
@@ -97,7 +189,7 @@ class QuickMatch(_Ticking):
                 w.bots_after = None if bots_after is None else float(bots_after)
                 return self.now(user_id)
         self.queue.append(Waiting(user_id, name, self._clock(),
-                                  None if bots_after is None else float(bots_after)))
+                                  None if bots_after is None else float(bots_after), rating))
         self._ensure_running()
         return self.now(user_id)
 
@@ -113,7 +205,8 @@ class QuickMatch(_Ticking):
         now = self._clock()
         seated = self.seated.get(user_id)
         if seated is not None and now - seated[1] < SEATED_FOR:
-            return {"state": "seated", "table": seated[0], "queue": len(self.queue)}
+            return {"state": "seated", "table": seated[0], "waited": seated[2],
+                    "queue": len(self.queue)}
         # While their table is made, a group still waits: a status of "idle" then would make
         # the page stop asking and never go to the table.
         for position, w in enumerate([*self.seating, *self.queue]):
@@ -125,38 +218,68 @@ class QuickMatch(_Ticking):
                 }
         return {"state": "idle", "queue": len(self.queue)}
 
-    def groups(self) -> list[list[Waiting]]:
-        """Take the groups that can sit down now off the front of the queue."""
+    def groups(self) -> list[Group]:
+        """Take the groups that can sit down now off the queue, balanced and seated."""
         out = []
         now = self._clock()
-        while len(self.queue) >= 4:
-            out.append(self.queue[:4])
-            self.queue = self.queue[4:]
-        if self.queue:
-            first = self.queue[0]
-            if first.bots_after is not None and now - first.since >= first.bots_after:
-                group = [first, *[w for w in self.queue[1:] if w.bots_after is not None][:3]]
-                self.queue = [w for w in self.queue if w not in group]
-                out.append(group)
+        while (members := self._next_group(now)) is not None:
+            taken = {w.user_id for w in members}
+            self.queue = [w for w in self.queue if w.user_id not in taken]
+            out.append(Group(members, balance(members, now)))
         return out
+
+    def _next_group(self, now: float) -> list[Waiting] | None:
+        """The next group to sit down, in arrival order, or ``None``: four people within the
+        allowed gap of the longest waiter among them (the smallest spread first), else a
+        longest waiter whose wait for people is over, with the nearest who allow computer
+        players."""
+        for anchor in self.queue:  # the longest waiting first
+            gap = allowed_gap(now - anchor.since)
+            near = sorted((w for w in self.queue
+                           if w is not anchor and abs(w.rating - anchor.rating) <= gap),
+                          key=lambda w: abs(w.rating - anchor.rating))[:NEAREST]
+            best: tuple[float, list[Waiting]] | None = None
+            for trio in combinations(near, 3):
+                group = [anchor, *trio]
+                spread = max(w.rating for w in group) - min(w.rating for w in group)
+                if spread <= gap and (best is None or spread < best[0] - 1e-9):
+                    best = (spread, group)
+            if best is not None:
+                return self._in_arrival_order(best[1])
+            if anchor.bots_after is not None and now - anchor.since >= anchor.bots_after:
+                group = [anchor]
+                for w in near:
+                    if w.bots_after is None or len(group) == 4:
+                        continue
+                    ratings = [x.rating for x in group] + [w.rating]
+                    if max(ratings) - min(ratings) <= gap:
+                        group.append(w)
+                return self._in_arrival_order(group)
+        return None
+
+    def _in_arrival_order(self, group: list[Waiting]) -> list[Waiting]:
+        order = {id(w): i for i, w in enumerate(self.queue)}
+        return sorted(group, key=lambda w: order[id(w)])
 
     async def tick(self) -> None:
         for group in self.groups():
-            self.seating = group
+            self.seating = group.members
             try:
-                table = await self._seat([(w.user_id, w.name) for w in group])
+                table = await self._seat(group.chairs)
             except Suspended as e:  # the others wait at the front again, without them
-                self.queue = [w for w in group if w.user_id not in e.user_ids] + self.queue
+                self.queue = [w for w in group.members if w.user_id not in e.user_ids] \
+                    + self.queue
                 return
             except Exception as e:  # storage failed: they wait at the front again
                 log.error("seating a quick match failed: %s", e)
-                self.queue = group + self.queue
+                self.queue = group.members + self.queue
                 return
             finally:
                 self.seating = []
             now = self._clock()
-            for w in group:
-                self.seated[w.user_id] = (table.id, now)
+            for chair in group.chairs:
+                if chair is not None:
+                    self.seated[chair.user_id] = (table.id, now, chair.waited)
         cutoff = self._clock() - SEATED_FOR
         self.seated = {u: s for u, s in self.seated.items() if s[1] >= cutoff}
 
@@ -179,15 +302,15 @@ class SharedQuickMatch(_Ticking):
     PEOPLE = "varaq:quick:people"
     LOCK = "varaq:quick:lock"
 
-    def __init__(self, seat: Callable[[list[tuple[int, str]]], Awaitable[Any]],
-                 redis: Any) -> None:
+    def __init__(self, seat: SeatGroup, redis: Any) -> None:
         self._seat = seat
         self.redis = redis
 
-    async def join(self, user_id: int, name: str, bots_after: Any) -> dict[str, Any]:
+    async def join(self, user_id: int, name: str, bots_after: Any,
+                   rating: float = float(MODEL.mu)) -> dict[str, Any]:
         _check_wait(bots_after)
         await self.redis.delete(f"varaq:quick:seated:{user_id}")
-        entry = {"name": name, "bots_after": bots_after}
+        entry = {"name": name, "bots_after": bots_after, "rating": rating}
         await self.redis.hset(self.PEOPLE, str(user_id), json.dumps(entry))
         await self.redis.zadd(self.QUEUE, {str(user_id): time.time()}, nx=True)
         self._ensure_running()
@@ -200,9 +323,12 @@ class SharedQuickMatch(_Ticking):
 
     async def status(self, user_id: int) -> dict[str, Any]:
         size = int(await self.redis.zcard(self.QUEUE))
-        table = await self.redis.get(f"varaq:quick:seated:{user_id}")
-        if table:
-            return {"state": "seated", "table": table, "queue": size}
+        seated = await self.redis.get(f"varaq:quick:seated:{user_id}")
+        if seated:
+            # ``{"table", "waited"}``; a bare table id from a process of an older version.
+            doc = json.loads(seated) if seated.startswith("{") else {"table": seated}
+            return {"state": "seated", "table": doc.get("table"), "waited": doc.get("waited"),
+                    "queue": size}
         rank = await self.redis.zrank(self.QUEUE, str(user_id))
         if rank is None:
             # Off the queue while their table is made: still waiting (see QuickMatch.now).
@@ -228,11 +354,15 @@ class SharedQuickMatch(_Ticking):
             waiting = []
             for uid, since in ranked:
                 entry = json.loads(people.get(uid) or "{}")
-                waiting.append(Waiting(int(uid), str(entry.get("name", "Player")), float(since),
-                                       entry.get("bots_after")))
+                rating = entry.get("rating")
+                waiting.append(Waiting(
+                    int(uid), str(entry.get("name", "Player")), float(since),
+                    entry.get("bots_after"),
+                    float(rating) if isinstance(rating, (int, float)) else float(MODEL.mu)))
             local = QuickMatch(self._seat, clock=time.time)
             local.queue = waiting
-            for group in local.groups():
+            for formed in local.groups():
+                group = formed.members
                 ids = [str(w.user_id) for w in group]
                 for w in group:  # still "waiting" to whoever asks while the table is made
                     await self.redis.set(f"varaq:quick:seating:{w.user_id}", json.dumps(
@@ -240,7 +370,7 @@ class SharedQuickMatch(_Ticking):
                 await self.redis.zrem(self.QUEUE, *ids)
                 await self.redis.hdel(self.PEOPLE, *ids)
                 try:
-                    table = await self._seat([(w.user_id, w.name) for w in group])
+                    table = await self._seat(formed.chairs)
                 except Exception as e:
                     gone = e.user_ids if isinstance(e, Suspended) else ()
                     if not gone:
@@ -250,14 +380,18 @@ class SharedQuickMatch(_Ticking):
                     for w in group:
                         if w.user_id not in gone:
                             await self.redis.hset(self.PEOPLE, str(w.user_id), json.dumps(
-                                {"name": w.name, "bots_after": w.bots_after}))
+                                {"name": w.name, "bots_after": w.bots_after,
+                                 "rating": w.rating}))
                     if back:
                         await self.redis.zadd(self.QUEUE, back)
                     await self.redis.delete(*[f"varaq:quick:seating:{i}" for i in ids])
                     continue
-                for uid in ids:
-                    await self.redis.set(f"varaq:quick:seated:{uid}", table.id,
-                                         ex=int(SEATED_FOR))
+                for chair in formed.chairs:
+                    if chair is not None:
+                        await self.redis.set(
+                            f"varaq:quick:seated:{chair.user_id}",
+                            json.dumps({"table": table.id, "waited": chair.waited}),
+                            ex=int(SEATED_FOR))
                 await self.redis.delete(*[f"varaq:quick:seating:{i}" for i in ids])
         finally:
             await self.redis.delete(self.LOCK)

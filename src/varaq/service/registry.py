@@ -18,12 +18,12 @@ import contextlib
 import functools
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules, RulesError
-from ..seats import S
+from ..seats import SEAT_LETTERS, S
 from . import metrics, replica
 from .accounts import Suspended
 from .botpool import BotPool
@@ -48,6 +48,9 @@ from .seating import Seating
 from .settings import Settings
 from .store import StaleWrite, Store, StoredTable, make_appender
 from .table import CommitListener, Table
+
+if TYPE_CHECKING:
+    from .quickmatch import Chair
 
 __all__ = ["Tables"]
 
@@ -287,21 +290,24 @@ class Tables:
                     raise
         raise Refusal(503, "could not find a free table code; try again")
 
-    async def create_quick(self, people: list[tuple[int, str]]) -> Table:
-        """A quick-match table: up to four people in arrival order (the first at South, the
-        second across as partner, then East and West), computer players in any other seat,
-        the ``varaq`` preset, started at once."""
+    async def create_quick(self, chairs: Sequence[Chair | None]) -> Table:
+        """A quick-match table: ``chairs`` by seat (N, E, S, W) as the queue balanced them, a
+        computer player where a chair is ``None``; the ``varaq`` preset, started at once.
+        Each person's wait is kept with the table, for them to see."""
+        waited = {SEAT_LETTERS[seat]: chair.waited
+                  for seat, chair in enumerate(chairs) if chair is not None}
         info = TableInfo(new_table_id(), "quick", "normal", Rules.named("varaq"),
-                         str(secrets.randbits(48)), options={"fill_bots": True})
-        order = (S, 0, 1, 3)
+                         str(secrets.randbits(48)), options={"fill_bots": True, "waited": waited})
         seating = Seating()
         lines = []
         seats: dict[int, int] = {}
-        for (user_id, name), seat in zip(people, order, strict=False):
-            self.user_names[user_id] = name
-            lines.append(Line("sit", seat, who=f"u{user_id}"))
-            seats[seat] = user_id
-        lines += [Line("sit", s, who="bot") for s in order[len(people):]]
+        for seat, chair in enumerate(chairs):
+            if chair is None:
+                lines.append(Line("sit", seat, who="bot"))
+                continue
+            self.user_names[chair.user_id] = chair.name
+            lines.append(Line("sit", seat, who=f"u{chair.user_id}"))
+            seats[seat] = chair.user_id
         lines += [Line("start"), Line("deal")]
         # Someone suspended while they waited does not sit down (the queue drops them).
         suspended = [uid for uid in seats.values()
@@ -324,7 +330,8 @@ class Tables:
             old = table.info
             info = TableInfo(
                 new_table_id(), old.kind, old.level, old.rules, str(secrets.randbits(48)),
-                options={k: v for k, v in old.options.items() if k != "next"},
+                # The queue's waits were for the first table, not this one.
+                options={k: v for k, v in old.options.items() if k not in ("next", "waited")},
                 host=old.host,
             )
             if old.kind == "private":
@@ -432,6 +439,11 @@ class Tables:
 
     def __len__(self) -> int:
         return len(self._tables)
+
+    def held(self, table_id: str) -> Table | None:
+        """The table if this process has it in memory (never loads it): Live tables reads a
+        table it holds from memory, one it does not from the store."""
+        return self._tables.get(table_id)
 
     def forget(self, table_id: str) -> None:
         """Drop a table from memory (a request still holding it must not write), and with

@@ -235,7 +235,12 @@ class Table:
             "can_start": self.can_start()[0],
             "next": self.info.options.get("next"),
             "seats": self.seats_json(reader),
+            "public": bool(self.info.options.get("public")),
         }
+        waited = self.info.options.get("waited")
+        if reader is not None and isinstance(waited, dict):
+            # How long this reader waited in the quick-match queue: their own, nobody else's.
+            doc["waited"] = waited.get(SEAT_LETTERS[reader])
         if self.online is not None:
             doc.update(self.online.state_json())
         if self.info.kind == "daily":

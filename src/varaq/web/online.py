@@ -1,11 +1,14 @@
-"""Routes of online play: private tables with a code, seats, quick match.
+"""Routes of online play: private tables with a code, seats, quick match, Live tables.
 
-Every route here needs a signed-in person, and the seat a request acts for is always the one
+Every route here but the Live tables list needs a signed-in person (anyone may watch a public
+table, signed in or not), and the seat a request acts for is always the one
 the server has for that person when the command is handled
 (:meth:`~varaq.service.table.Table.seat_for`), never one the client names.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -14,6 +17,8 @@ from starlette.routing import BaseRoute, Route
 from ..seats import SEAT_LETTERS
 from ..service.commands import Kind, parse_command
 from ..service.errors import Refusal
+from ..service.live import LiveTables
+from ..service.quickmatch import rating_of
 from .accounts import signed_in
 from .games import asker_of, body_of, command_route, tables_of
 from .requests import Json, client_address
@@ -54,10 +59,13 @@ async def join_table(request: Request) -> Response:
 
 
 async def quick_join(request: Request) -> Response:
+    """Join the queue with the person's rating, so that close ratings sit together."""
     body = await body_of(request, optional=True)
     user_id = signed_in(request)
     quick = request.app.state.quick
-    return Json(await quick.join(user_id, await _name(request, user_id), body.get("bots_after")))
+    name = await _name(request, user_id)
+    rating = await asyncio.to_thread(rating_of, tables_of(request).store, user_id)
+    return Json(await quick.join(user_id, name, body.get("bots_after"), rating))
 
 
 async def quick_status(request: Request) -> Response:
@@ -67,6 +75,17 @@ async def quick_status(request: Request) -> Response:
 async def quick_leave(request: Request) -> Response:
     await body_of(request, optional=True)
     return Json(await request.app.state.quick.leave(signed_in(request)))
+
+
+async def live_tables(request: Request) -> Response:
+    """``GET /api/live``: the public tables in play or seating, for the lobby (no account
+    needed: watching is open to anyone); counted like any other read."""
+    tables = tables_of(request)
+    await tables.limits.hit("read", client_address(request))
+    live = getattr(request.app.state, "live", None)
+    if live is None:
+        live = request.app.state.live = LiveTables(tables)
+    return Json(await live.listing())
 
 
 async def join_page(request: Request) -> Response:
@@ -89,6 +108,8 @@ routes: list[BaseRoute] = [
           methods=["POST"]),
     Route("/api/games/{game_id}/again", command_route(Kind.AGAIN, optional=True),
           methods=["POST"]),
+    Route("/api/games/{game_id}/listing", command_route(Kind.LISTING), methods=["POST"]),
+    Route("/api/live", live_tables),
     Route("/api/quick", quick_status),
     Route("/api/quick/join", quick_join, methods=["POST"]),
     Route("/api/quick/leave", quick_leave, methods=["POST"]),
