@@ -17,7 +17,8 @@ from varaq.lessons import LESSONS, Lesson, LessonError, Setup, SetupError, attem
 from varaq.phases import PLAY
 from varaq.record import load_record, to_record
 from varaq.review import HARD_SAMPLES
-from varaq.seats import SEAT_LETTERS, SIDE_NAMES
+from varaq.seats import SEAT_LETTERS, SIDE_NAMES, parse_seat
+from varaq.solver import Solver, card_values, game_card_values, position_of
 
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
 
@@ -211,3 +212,58 @@ def test_a_setup_that_cannot_be_played_says_why() -> None:
 def test_a_later_position_is_built_the_same_way_every_time() -> None:
     lesson = BY_ID["bags"]
     assert build(lesson.setup, seed="x")[0] == build(lesson.setup, seed="x")[0]
+
+
+# -- the strategy lessons: what they call right is the best play, by the solver or the score --
+
+#: Strategy lessons judged double dummy: the seat whose nil the play is about, or None when
+#: the play is about the learner's side's tricks.
+SOLVED = {"lead-aces": None, "make-void": None, "lead-through": None, "keep-cover": "N"}
+
+
+@pytest.mark.parametrize("lesson_id", sorted(SOLVED))
+def test_a_strategy_lessons_right_cards_are_exactly_the_solvers_best(lesson_id: str) -> None:
+    lesson = BY_ID[lesson_id]
+    game = start(lesson)
+    side = lesson.learner & 1
+    nil = SOLVED[lesson_id]
+    if nil is None:
+        # The learner's side's tricks from here after each card: the right ones take the most.
+        values = game_card_values(game, side)
+        best = max(values.values())
+    else:
+        # Tricks the defence can force on partner's nil after each card: the right ones, none.
+        seat = parse_seat(nil)
+        assert game.bids[seat] == 0 and game.taken[seat] == 0, "the nil must be alive"
+        solver = Solver(1 - side, counted=[s == seat for s in range(4)])
+        hands, leader, trick, broken, _ = position_of(game)
+        values = card_values(hands, leader, trick, broken, game.rules, 1 - side, solver=solver)
+        best = min(values.values())
+        assert best == 0, "the right play must keep the nil safe"
+    right = {card_text(c) for c, v in values.items() if v == best}
+    assert right == set(lesson.right), values
+    assert len(right) < len(values), "some card must be worse, or there is nothing to learn"
+
+
+def test_the_bags_lesson_is_right_by_the_final_score() -> None:
+    lesson = BY_ID["count-bags"]
+    side = lesson.learner & 1
+    start_margin = start(lesson).totals[side] - start(lesson).totals[1 - side]
+    margins = {}
+    for text in lesson.legal or ():
+        game = attempt(lesson, text).game
+        assert game.phase != PLAY
+        margins[text] = game.totals[side] - game.totals[1 - side] - start_margin
+    best = max(margins.values())
+    assert {t for t, m in margins.items() if m == best} == set(lesson.right), margins
+    # The right card takes the one bag the side has room for, and no penalty.
+    assert attempt(lesson, "KD").game.bags[side] == 9
+
+
+def test_the_strategy_lessons_tricks_are_the_ones_their_words_describe() -> None:
+    # Cash your aces: waiting lets East throw the last diamond away on West's club.
+    trick = attempt(BY_ID["lead-aces"], "5C").game.tricks[-1]
+    assert [card_text(c) for c in trick.cards] == ["5C", "KC", "QC", "7D"]
+    # Lead through strength: West's K♥ has to come out before partner's A♥.
+    trick = attempt(BY_ID["lead-through"], "5H").game.tricks[-1]
+    assert [card_text(c) for c in trick.cards] == ["5H", "KH", "AH", "6H"]

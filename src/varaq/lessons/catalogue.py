@@ -470,8 +470,164 @@ _JOKERS = Lesson(
     winners={"LJ": "S", "AS": "E", "4S": "E", "KH": "E"},
 )
 
+
+# -- strategy: the guide's and the tutorial's points, each a position verified double dummy ----
+# (``tests/test_lessons.py`` checks that the cards called right are exactly the solver's best
+# cards here, or for the bags lesson the best final score, so no lesson can teach a worse play.)
+
+_LEAD_ACES = Lesson(
+    id="lead-aces",
+    title="Cash your aces early",
+    text=(
+        "An ace wins its trick only while every opponent still has a card of its suit. Each "
+        "trick you wait is a chance for one of them to throw that suit away, and then a spade "
+        "cuts your ace.",
+        "So when you are on lead, take your aces before the other suits run out.",
+    ),
+    task="Three tricks are left and you are on lead. Play a card.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": 3, "W": 3, "N": 4, "E": 3},
+        leader="S",
+        taken={"N": 3, "S": 2, "E": 3, "W": 2},
+        hands={"S": "AD 6C 5C", "W": "KC 9D 8H", "N": "QC 4H 3H", "E": "7D 4S TH"},
+    ),
+    right=("AD",),
+    right_text="Right: East still had to follow with a diamond, so your A♦ wins. A trick later "
+               "East could have thrown that diamond away and cut it.",
+    wrong_text="West takes the club with the K♣, and East, out of clubs, throws away the 7♦, "
+               "the last diamond. Now East's spade is waiting for your A♦.",
+    legal=("AD", "6C", "5C"),
+    winners={"AD": "S", "6C": "W", "5C": "W"},
+)
+
+_MAKE_VOID = Lesson(
+    id="make-void",
+    title="Make a void, then cut",
+    text=(
+        "A suit you no longer hold is a void. When that suit is led you may cut it with a "
+        "spade, so a short suit is worth emptying early.",
+        "When you cannot follow and partner's card already wins, throw away the last card of "
+        "your shortest suit, and keep your spades and your winners.",
+    ),
+    task="West led the 8♣ and partner's 9♣ is winning. You have no clubs. Play a card.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": 3, "W": 3, "N": 4, "E": 3},
+        leader="W",
+        trick="8C 9C 5C",
+        taken={"N": 3, "S": 2, "E": 2, "W": 2},
+        hands={"S": "3D AH 5S 4S", "W": "KD TD KH", "N": "JD 6D QS", "E": "TC 9H JS"},
+    ),
+    right=("3D",),
+    right_text="Right: partner keeps the trick, and with no diamonds left you can cut West's K♦ "
+               "and 10♦ when they come. Your side takes every trick that is left.",
+    wrong_text="That costs a trick. Keeping the 3♦ means following when West leads diamonds, "
+               "and West's K♦ wins.",
+    said={
+        "AH": "Your A♥ is a sure trick later; thrown away it is gone, and the 3♦ still has to "
+              "follow under West's diamonds.",
+        "4S": "Partner's 9♣ already wins: cutting it spends a spade for a trick your side "
+              "had, and the 3♦ still has to follow under West's diamonds.",
+        "5S": "Partner's 9♣ already wins: cutting it spends a spade for a trick your side "
+              "had, and the 3♦ still has to follow under West's diamonds.",
+    },
+    legal=("3D", "AH", "5S", "4S"),
+    winners={"3D": "N", "AH": "N", "4S": "S", "5S": "S"},
+)
+
+_LEAD_THROUGH = Lesson(
+    id="lead-through",
+    title="Lead through strength",
+    text=(
+        "When an opponent holds a high card, lead that suit so that opponent plays before your "
+        "partner: you lead through the strength, and partner plays last to it.",
+        "Partner then sees the opponent's card before choosing: a higher card to beat it, or a "
+        "lower one when the opponent plays low.",
+    ),
+    task="Partner holds the A♥ and Q♥; West, on your left, holds the K♥. You lead. Play a card.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": 3, "W": 3, "N": 4, "E": 3},
+        leader="S",
+        taken={"N": 3, "S": 2, "E": 3, "W": 2},
+        hands={"S": "2D 8H 5H", "W": "TD KH 3H", "N": "JD AH QH", "E": "3D TH 6H"},
+    ),
+    right=("8H", "5H"),
+    right_text="Right: West must play before partner. The K♥ falls to the A♥, and the Q♥ is "
+               "now the highest heart: your side takes every trick left.",
+    wrong_text="Partner wins this one, but then has to lead hearts away from the A♥ Q♥, and "
+               "West's K♥ waits behind them for a trick.",
+    legal=("2D", "8H", "5H"),
+    winners={"8H": "N", "5H": "N", "2D": "N"},
+)
+
+_KEEP_COVER = Lesson(
+    id="keep-cover",
+    title="Keep a high spade for partner's nil",
+    text=(
+        "When partner bids nil, your high spades are partner's guard: if partner is forced to "
+        "play a high spade, you beat it and the trick is yours.",
+        "So do not spend your top spade on a trick you can take, or leave, some other way.",
+    ),
+    task="Partner bid nil and still holds the K♠. West led the K♦; you have no diamonds. Play "
+         "a card.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": 5, "W": 4, "N": "nil", "E": 3},
+        leader="W",
+        trick="KD 4D 6D",
+        taken={"N": 0, "S": 4, "E": 3, "W": 2},
+        hands={"S": "4H AS 6S 4S", "W": "QS JS 5C", "N": "2C 3D KS", "E": "7C QD 8S"},
+    ),
+    right=("4H", "6S", "4S"),
+    right_text="Right: your A♠ stays in your hand. When West leads spades and partner has to "
+               "play the K♠, your ace beats it and the nil is safe.",
+    wrong_text="You win this trick, but your A♠ is gone: when West leads a spade, partner's "
+               "K♠ is the highest one left and wins. The nil is broken.",
+    legal=("4H", "AS", "6S", "4S"),
+    winners={"4H": "W", "AS": "S", "6S": "S", "4S": "S"},
+)
+
+_COUNT_BAGS = Lesson(
+    id="count-bags",
+    title="Count your bags",
+    text=(
+        "Near ten bags, count before each trick: how many more can your side take before the "
+        "penalty? Under that number a bag costs only a point.",
+        "So a trick that sets the other side's contract is worth taking while you have room "
+        "for its bag; at the limit, the penalty would cost more.",
+    ),
+    task="Your side bid 8, has 8, and carries 8 bags. East-West bid 5 and have 3. Two tricks "
+         "are left. Play a card.",
+    setup=Setup(
+        dealer="E",
+        bids={"S": 4, "W": 3, "N": 4, "E": 2},
+        leader="W",
+        trick="QD 3D 5D",
+        taken={"N": 4, "S": 4, "E": 1, "W": 2},
+        hands={"S": "KD 4D", "W": "7H", "N": "8C", "E": "AS"},
+        totals={"NS": 310, "EW": 280},
+        bags={"NS": 8, "EW": 1},
+    ),
+    right=("KD",),
+    right_text="Right: one bag makes 9, still under the limit, +81. East-West can now take at "
+               "most 4 of their 5: they are set, −50.",
+    wrong_text="You ducked a bag you had room for: West's Q♦ wins, East's A♠ takes the last "
+               "trick, and East-West make their 5, +50 to them and +80 to you.",
+    illegal_text="You hold diamonds, so you must play one.",
+    play_out=True,
+    legal=("KD", "4D"),
+    winners={"KD": "S", "4D": "W"},
+    after={
+        "KD": {"score": {"NS": 81, "EW": -50}, "bags": {"NS": 9}, "totals": {"NS": 391, "EW": 230}},
+        "4D": {"score": {"NS": 80, "EW": 50}, "bags": {"NS": 8}, "totals": {"NS": 390, "EW": 330}},
+    },
+)
+
 #: The lessons in the order they are taken.
 LESSONS: tuple[Lesson, ...] = (
     _FOLLOW, _CUT, _BROKEN, _ONLY_SPADES, _WHO_WINS, _BIDDING, _NIL, _COVER, _SET_NIL,
     _SCORING, _BAGS, _WINNING, _BLIND, _EXCHANGE, _JOKERS,
+    _LEAD_ACES, _MAKE_VOID, _LEAD_THROUGH, _KEEP_COVER, _COUNT_BAGS,
 )
