@@ -709,16 +709,17 @@ class Game:
                 moves.append(action)
         return moves, undos
 
-    def hand_moves(self) -> list[tuple[int, int]]:
-        """(seat, action) of every move standing in the hand in progress, oldest first: the
-        blind nil choices, bids, passes and cards, without those an undo took back."""
+    def hand_moves(self) -> list[tuple[int, int, Phase]]:
+        """(seat, action, phase) of every move standing in the hand in progress, oldest
+        first: the blind nil choices, bids, passes and cards, without those an undo took back
+        (the phase tells a card passed from a card played)."""
         if self.phase in (DEAL, OVER) or self.sheet:
             return []
         moves, _ = self._walk_hand()
         g = self._hand_at_start()
         out = []
         for action in moves:
-            out.append((g.turn, action))
+            out.append((g.turn, action, g.phase))
             g.apply(action)
         return out
 

@@ -51,6 +51,8 @@ class Kind(Enum):
     PHRASE = "phrase"      #: say one of the quick phrases
     PACE = "pace"          #: the computer players' speed
     HINT = "hint"          #: what the Hard player would do in your seat, now
+    UNDO = "undo"          #: take back your last bid or card (single-player games only)
+    CLAIM = "claim"        #: claim every trick left for your side (the solver checks it)
     JOIN = "join"          #: take a seat at a private table (with its code)
     START = "start"        #: the host starts the match
     CONFIGURE = "configure"  #: the host changes level, rules or options before the start
@@ -68,6 +70,7 @@ _ALIASES = {"action": Kind.ACT}
 LIMIT_OF: dict[Kind, str] = {
     Kind.ACT: "act", Kind.NEXT: "act", Kind.CONCEDE: "act", Kind.DECLINE: "act",
     Kind.PHRASE: "act", Kind.PACE: "act", Kind.HINT: "hint", Kind.JOIN: "join",
+    Kind.UNDO: "act", Kind.CLAIM: "act",
     Kind.START: "act", Kind.CONFIGURE: "act", Kind.SEAT: "act", Kind.LEAVE: "act",
     Kind.AGAIN: "create", Kind.LISTING: "act",
 }

@@ -14,7 +14,10 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from ..engine import DEAL
+from ..actions import UNDO
+from ..claims import why_wrong
+from ..engine import BLIND, DEAL, EXCHANGE, OVER, PLAY
+from ..seats import SEAT_NAMES
 from .accounts import check_active
 from .commands import Asker, Command, Kind
 from .errors import Refusal
@@ -135,6 +138,78 @@ async def _pace(table: Table, command: Command, asker: Asker) -> None:
 async def _hint(table: Table, command: Command, asker: Asker) -> dict[str, str]:
     """What the Hard player would do in the asker's seat — only when it is their turn."""
     return await table.hints.for_seat(table.seat_for(asker))
+
+
+# -- undo and claims ------------------------------------------------------------------------------
+
+#: Why a table of each kind takes no undo: only a single-player game counts for nothing.
+_NO_UNDO = {
+    "daily": "no undo at the daily: everyone plays the same deal once, unaided",
+    "private": "no undo at a table of people: a card played there stands",
+    "quick": "no undo at a table of people: a card played there stands",
+}
+
+
+def undo_count(table: Table, seat: int) -> int:
+    """How many moves ``seat``'s undo takes back: its last bid or card and every computer
+    player's move after it (docs/rules.md, "Undo").  Asked again, it reaches back to the bid
+    or card before that, so a second press takes back the trick before.  A move by a person,
+    a blind nil choice or an exchange after it, or a hand already scored, stops it."""
+    game = table.game
+    if game.phase in (DEAL, OVER):
+        why = "the match is over" if game.phase == OVER else "the hand is over and scored"
+        raise Refusal(409, f"nothing to undo: {why}")
+    moves = game.hand_moves()
+    for i in range(len(moves) - 1, -1, -1):
+        who, _, phase = moves[i]
+        if who == seat:
+            break
+        if not table.driver.bot_for(who):
+            raise Refusal(409, f"cannot undo: {SEAT_NAMES[who]} has moved since")
+        if phase in (BLIND, EXCHANGE):
+            raise Refusal(409, "cannot undo: the blind nil choice and the exchange since stand")
+    else:
+        raise Refusal(409, "nothing to undo: you have not bid or played a card in this hand")
+    if phase == BLIND:
+        raise Refusal(409, "cannot undo: the choice between blind nil and looking stands")
+    if phase == EXCHANGE:
+        raise Refusal(409, "cannot undo: a card passed to your partner stays passed")
+    return len(moves) - i
+
+
+async def _undo(table: Table, command: Command, asker: Asker) -> int:
+    """Take back the asker's last bid or card, with the computer players' moves after it
+    (a single-player game only).  A computer player's move on its way is dropped first, so
+    it never lands on the position the undo brings back.  How many moves went back."""
+    async with table.lock:
+        seat = table.seat_for(asker)
+        why = _NO_UNDO.get(table.info.kind)
+        if why is not None:
+            raise Refusal(409, why)
+        table.check_version(command.version)
+        count = undo_count(table, seat)
+        table.driver.cancel()
+        await table.commit([Line("undo", seat, UNDO + count)], 409)
+        return count
+
+
+async def _claim(table: Table, command: Command, asker: Asker) -> str:
+    """The asker claims every trick left for their side.  The solver checks the claim on the
+    true cards first (off the event loop); a wrong one is refused with the trick it would lose,
+    a right one ends the hand at once — the computer players accept what the solver proved,
+    and a person on the other side could not have stopped it either."""
+    async with table.lock:
+        seat = table.seat_for(asker)
+        table.check_version(command.version)
+        game = table.game
+        if game.phase != PLAY:
+            raise Refusal(409, "claim refused: a claim is made during the play of the cards")
+        why = await asyncio.to_thread(why_wrong, game.copy(), seat)
+        if why:
+            raise Refusal(409, f"claim refused: {why}")
+        table.driver.cancel()
+        await table.commit([Line("claim", seat)], 409)
+        return "accepted"
 
 
 # -- seats and the host ---------------------------------------------------------------------------
@@ -278,6 +353,7 @@ async def _again(table: Table, command: Command, asker: Asker) -> str:
 _HANDLERS: dict[Kind, Handler] = {
     Kind.ACT: _act, Kind.NEXT: _next, Kind.CONCEDE: _concede, Kind.DECLINE: _decline,
     Kind.PHRASE: _phrase, Kind.PACE: _pace, Kind.HINT: _hint, Kind.JOIN: _join,
+    Kind.UNDO: _undo, Kind.CLAIM: _claim,
     Kind.START: _start, Kind.CONFIGURE: _configure, Kind.SEAT: _seat, Kind.LEAVE: _leave,
     Kind.AGAIN: _again, Kind.LISTING: _listing,
 }

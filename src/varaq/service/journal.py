@@ -8,6 +8,8 @@ The journal is the table's one history.  Each stored ``entries`` row is one line
                      in an exchange, the card passed: ``N 9C``)
 ``E QS auto``        the same, chosen by a computer player for an absent person
 ``concede NS``       a side gives up
+``undo 3``           the last 3 moves of the hand were taken back (single-player games)
+``claim S``          S claimed every trick left for its side, and the solver agreed
 ``sit E u7``         person 7 takes seat E (``sit S guest``: the one person of a solo table)
 ``sit W bot``        a computer player takes seat W
 ``leave E``          seat E is open again
@@ -34,7 +36,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..actions import CONCEDE, DEAL_HAND, ActionError, action_text, parse_action
+from ..actions import (
+    CLAIM,
+    CONCEDE,
+    DEAL_HAND,
+    UNDO,
+    UNDO_LIMIT,
+    ActionError,
+    action_text,
+    parse_action,
+)
 from ..engine import Game, IllegalAction
 from ..events import Event
 from ..seats import SEAT_LETTERS, SIDE_NAMES
@@ -52,11 +63,12 @@ class JournalError(ValueError):
 class Line(NamedTuple):
     """One journal line, read."""
 
-    #: ``deal``, ``act``, ``concede``, ``sit``, ``leave``, ``start`` or ``close``.
+    #: ``deal``, ``act``, ``concede``, ``undo``, ``claim``, ``sit``, ``leave``, ``start`` or
+    #: ``close``.
     kind: str
     #: The seat acting, sitting or leaving; the conceding side for ``concede``; else -1.
     seat: int = -1
-    #: The engine action of an ``act`` line.
+    #: The engine action of an ``act`` line; ``UNDO + n`` for an ``undo`` line.
     action: int = -1
     #: ``act``: chosen by a computer player for an absent person.
     auto: bool = False
@@ -73,6 +85,10 @@ class Line(NamedTuple):
             event = game.push(DEAL_HAND)
         elif kind == "concede":
             event = game.push(CONCEDE + self.seat)
+        elif kind == "undo":
+            event = game.push(self.action)
+        elif kind == "claim":
+            event = game.push(CLAIM + self.seat)
         elif kind == "sit":
             seating.sit(self.seat, Occupant.read(self.who))
         elif kind == "leave":
@@ -104,6 +120,12 @@ def read_line(text: str) -> Line:
         return Line("close")
     if head == "concede" and len(words) == 2 and words[1] in SIDE_NAMES:
         return Line("concede", SIDE_NAMES.index(words[1]))
+    if head == "undo" and len(words) == 2 and words[1].isascii() and words[1].isdigit():
+        count = int(words[1][:4])
+        if 1 <= count <= UNDO_LIMIT:
+            return Line("undo", action=UNDO + count)
+    if head == "claim" and len(words) == 2 and words[1] in SEAT_LETTERS:
+        return Line("claim", SEAT_LETTERS.index(words[1]))
     if head == "sit" and len(words) == 3 and words[1] in SEAT_LETTERS:
         return Line("sit", SEAT_LETTERS.index(words[1]), who=words[2])
     if head == "leave" and len(words) == 2 and words[1] in SEAT_LETTERS:
@@ -133,6 +155,10 @@ def write_step(step: Step) -> str:
         return action_line(line.seat, line.action, line.auto)
     if kind == "concede":
         return f"concede {SIDE_NAMES[line.seat]}"
+    if kind == "undo":
+        return f"undo {line.action - UNDO}"
+    if kind == "claim":
+        return f"claim {SEAT_LETTERS[line.seat]}"
     if kind == "sit":
         return f"sit {SEAT_LETTERS[line.seat]} {line.who}"
     if kind == "leave":

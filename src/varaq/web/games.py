@@ -91,10 +91,10 @@ def command_route(kind: Kind, *, optional: bool = False) -> Any:
             return Json({"id": new.id, "state": new.state_for(asker)}, status_code=201)
         if kind is Kind.LEAVE:
             return Json(table.state(None))
-        since = version_of(body) if kind in (Kind.ACT, Kind.NEXT) else None
+        since = version_of(body) if kind in (Kind.ACT, Kind.NEXT, Kind.UNDO) else None
         doc = table.state_for(asker, since)
-        if kind is Kind.CONCEDE:
-            doc["concede"] = result
+        if kind in (Kind.CONCEDE, Kind.UNDO, Kind.CLAIM):
+            doc[kind.value] = result
         return Json(doc)
 
     route.__name__ = f"{kind.value}_command"
@@ -169,6 +169,10 @@ routes: list[BaseRoute] = [
     Route("/api/games/{game_id}/concede", command_route(Kind.CONCEDE, optional=True),
           methods=["POST"]),
     Route("/api/games/{game_id}/pace", command_route(Kind.PACE), methods=["POST"]),
+    Route("/api/games/{game_id}/undo", command_route(Kind.UNDO, optional=True),
+          methods=["POST"]),
+    Route("/api/games/{game_id}/claim", command_route(Kind.CLAIM, optional=True),
+          methods=["POST"]),
     Route("/api/games/{game_id}/replay", replay, methods=["POST"]),
     Route("/api/games/{game_id}/hint", hint),
     Route("/api/games/{game_id}/record", record),

@@ -1,0 +1,172 @@
+"""Undo and Claim at the tables (issue 18): who may, where, and what the server answers.
+
+Undo is for single-player games only (never the daily, never a table of people, where matches
+are rated); it takes back South's last bid or card with the computer players' answers after it.
+A claim is checked by the solver on the true cards: a wrong one is refused with the trick it
+loses and changes nothing, a right one ends the hand and is in the record.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from online_helpers import sign_up
+from varaq import Game
+from varaq.actions import BID
+from varaq.record import load_record
+from varaq.service.errors import Refusal
+from varaq.service.handlers import undo_count
+from web_helpers import new_game, south_choice, state, wait_for_south
+
+
+def _post(client: TestClient, game_id: str, what: str, body: Any = None) -> Any:
+    return client.post(f"/api/games/{game_id}/{what}", json={} if body is None else body)
+
+
+def _act(client: TestClient, game_id: str, action: str, version: int) -> dict[str, Any]:
+    response = _post(client, game_id, "actions", {"action": action, "version": version})
+    assert response.status_code == 200, response.text
+    doc: dict[str, Any] = response.json()
+    return doc
+
+
+def _south_in_play(client: TestClient, game_id: str, tricks: int) -> dict[str, Any]:
+    """South's turn in the play, after at least ``tricks`` tricks of this hand."""
+    while True:
+        st = wait_for_south(client, game_id)
+        view = st["view"]
+        assert view["phase"] not in ("deal", "over"), "the hand ended first"
+        if view["phase"] == "play" and len(view["tricks"]) >= tricks:
+            return st
+        _act(client, game_id, south_choice(view), st["version"])
+
+
+def test_undo_takes_back_souths_card_and_the_answers_after_it(client: TestClient) -> None:
+    gid = new_game(client, rules="classic", seed=31, dealer="W")["id"]
+    before = _south_in_play(client, gid, 2)
+    _act(client, gid, before["view"]["legal"][-1], before["version"])
+    wait_for_south(client, gid)
+    response = _post(client, gid, "undo")
+    assert response.status_code == 200, response.text
+    after = response.json()
+    assert after["undo"] >= 1
+    assert after["view"] == before["view"]  # the very position South played from
+    assert after["events"][-1]["kind"] == "undo"
+    assert after["events"][-1]["seat"] == "S"
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["hands"][-1]["undos"][-1]["moves"][0] == before["view"]["legal"][-1]
+
+
+def test_a_second_undo_takes_back_the_trick_before(client: TestClient) -> None:
+    gid = new_game(client, rules="classic", seed=32, dealer="W")["id"]
+    first = _south_in_play(client, gid, 1)
+    _act(client, gid, first["view"]["legal"][0], first["version"])
+    second = wait_for_south(client, gid)
+    assert len(second["view"]["tricks"]) == len(first["view"]["tricks"]) + 1
+    _act(client, gid, second["view"]["legal"][0], second["version"])
+    wait_for_south(client, gid)
+    assert _post(client, gid, "undo").json()["view"] == second["view"]
+    assert _post(client, gid, "undo").json()["view"] == first["view"]
+
+
+def test_undo_with_nothing_to_take_back_is_refused(frozen: TestClient) -> None:
+    gid = new_game(frozen, rules="classic", seed=3, dealer="E")["id"]  # South bids first
+    version = state(frozen, gid)["version"]
+    response = _post(frozen, gid, "undo")
+    assert response.status_code == 409
+    assert response.json()["error"] == (
+        "nothing to undo: you have not bid or played a card in this hand"
+    )
+    assert state(frozen, gid)["version"] == version
+
+
+def test_undo_is_refused_at_a_table_of_people(client: TestClient) -> None:
+    host = sign_up(client, "undo-host")
+    table = host.ok("/api/tables", {"level": "easy", "fill_bots": True}, status=201)
+    response = host.post(f"/api/games/{table['id']}/undo")
+    assert response.status_code == 409
+    assert response.json()["error"] == "no undo at a table of people: a card played there stands"
+
+
+def test_undo_is_refused_at_the_daily(client: TestClient) -> None:
+    started = client.post("/api/daily/2026-12-01/start", json={})
+    if started.status_code == 404:
+        pytest.skip("this server has no daily for that date")
+    assert started.status_code in (200, 201), started.text
+    response = _post(client, started.json()["id"], "undo")
+    assert response.status_code == 409
+    assert response.json()["error"].startswith("no undo at the daily")
+
+
+def _table(game: Game, people: set[int]) -> Any:
+    """What :func:`undo_count` reads of a table: its game, and who moves for each seat."""
+    return SimpleNamespace(game=game, driver=SimpleNamespace(bot_for=lambda s: s not in people))
+
+
+def test_undo_stops_at_another_persons_move() -> None:
+    g = Game("classic", seed=5, dealer=0)  # E bids first, then S, W, N
+    g.deal()
+    for bid in (2, 3, 4):
+        g.apply(BID + bid)
+    assert undo_count(_table(g, {2}), 2) == 2  # S's bid and W's (a computer player)
+    with pytest.raises(Refusal, match="cannot undo: West has moved since"):
+        undo_count(_table(g, {2, 3}), 2)
+
+
+def test_a_wrong_claim_is_refused_with_its_reason_and_changes_nothing(frozen: TestClient) -> None:
+    gid = new_game(frozen, rules="classic", seed=3, dealer="E")["id"]
+    version = state(frozen, gid)["version"]
+    early = _post(frozen, gid, "claim")
+    assert early.status_code == 409
+    assert early.json()["error"] == (
+        "claim refused: a claim is made during the play of the cards"
+    )
+    assert state(frozen, gid)["version"] == version
+
+
+def test_claims_are_checked_and_a_right_one_ends_the_hand(client: TestClient) -> None:
+    """South claims at every turn: each wrong claim is refused with the trick it loses, until
+    one holds (the last trick NS win, at the latest) and ends the hand."""
+    gid = new_game(client, rules="classic", seed=40, dealer="W")["id"]
+    refused = 0
+    for _ in range(60):
+        st = wait_for_south(client, gid)
+        view = st["view"]
+        if view["phase"] == "play":
+            response = _post(client, gid, "claim")
+            if response.status_code == 200:
+                done = response.json()
+                assert done["claim"] == "accepted"
+                assert done["view"]["phase"] in ("deal", "over")
+                last = done["view"]["history"][-1]
+                assert sum(last["tricks"].values()) == 13
+                assert done["events"][-1]["kind"] == "claim"
+                record = client.get(f"/api/games/{gid}/record").json()
+                assert record["hands"][-1]["claim"] == "S"
+                assert list(load_record(record).totals) == [
+                    done["view"]["totals"]["NS"], done["view"]["totals"]["EW"],
+                ]
+                assert refused > 0
+                return
+            assert response.status_code == 409, response.text
+            assert response.json()["error"].startswith("claim refused: ")
+            assert "can still take a trick with the" in response.json()["error"]
+            assert state(client, gid)["version"] == st["version"]
+            refused += 1
+        if view["phase"] in ("deal", "over"):
+            _post(client, gid, "next", {"version": st["version"]})
+            continue
+        _act(client, gid, south_choice(view), st["version"])
+    raise AssertionError("no claim by South held in a whole hand and more")
+
+
+def test_a_table_of_people_takes_claims_unlike_undo(client: TestClient) -> None:
+    host = sign_up(client, "claim-host")
+    table = host.ok("/api/tables", {"level": "easy", "fill_bots": True}, status=201)
+    response = host.post(f"/api/games/{table['id']}/claim")
+    assert response.status_code == 409  # not started: refused for the phase, not the table
+    assert "during the play of the cards" in response.json()["error"]
