@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select
 
+from ..engine import DEAL
 from ..seats import SEAT_LETTERS
 from .errors import Refusal
 from .store import SeatRow, Store, TableRow, UserRow
@@ -159,7 +160,8 @@ class LiveTables:
             "badges": table.info.rules.badges(),
             "target": table.info.rules.target,
             "score": {"NS": game.totals[0], "EW": game.totals[1]},
-            "hand": game.hand_no,
+            # The hand in play (1 for the first), or the last one scored between two hands.
+            "hand": game.hand_no + (game.phase != DEAL),
             "watchers": watchers,
             "watch": f"/play/{table.id}",
         }
