@@ -20,8 +20,8 @@ from starlette.testclient import TestClient
 
 from online_helpers import Person, sign_up, wait_until
 from varaq.service.live import LiveTables
-from varaq.service.settings import Limits
 from varaq.service.quickmatch import Chair, QuickMatch, Waiting, allowed_gap, balance
+from varaq.service.settings import Limits
 from web_helpers import make_app, run_async
 
 pytestmark = pytest.mark.timeout(120)

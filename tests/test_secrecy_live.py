@@ -17,7 +17,6 @@ from __future__ import annotations
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
