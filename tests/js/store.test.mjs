@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  apply, closedReason, currentHint, initial, isPeopleTable, isWatching, legalNow, namesOf, offerEnded,
-  seatNews,
+  apply, canClaim, canUndo, closedReason, currentHint, currentNotice, initial, isPeopleTable,
+  isWatching, legalNow, namesOf, offerEnded, seatNews,
 } from "../../src/varaq/web/static/store.js";
 
 const HAND = ["AS", "KS", "QH", "2C"];
@@ -414,5 +414,67 @@ describe("a table an administrator closed", () => {
     });
     assert.equal(closedReason(closed), "abuse reported");
     assert.equal(legalNow(closed).size, 0);
+  });
+});
+
+describe("undo and claim", () => {
+  /** A single-player table where South has bid and it is South's card. */
+  function solo(over = {}) {
+    return seated({
+      kind: "solo", table: { kind: "solo", seats: [] },
+      view: view({ bids: { N: 3, E: 2, S: 4, W: 1 } }), ...over,
+    });
+  }
+
+  test("an undo event shows its view at once and drops what was still to animate", () => {
+    let s = apply(solo(), eventMessage(11, { seat: "S", action: "AS" }, { view: view({ turn: "W" }) }));
+    s = apply(s, eventMessage(12, { seat: "W", action: "3S" }, { view: view({ turn: "N" }) }));
+    assert.equal(s.queue.length, 2);
+    const back = view({ bids: { N: 3, E: 2, S: 4, W: 1 }, legal: ["AS", "KS"] });
+    const undone = apply(s, eventMessage(13, { kind: "undo", seat: "S", action: "undo 2" },
+      { view: back }));
+    assert.equal(undone.version, 13);
+    assert.deepEqual(undone.queue, []);
+    assert.equal(undone.shown, back);
+    assert.equal(undone.generation, s.generation + 1);
+    assert.deepEqual(currentNotice(undone), { kind: "undo", version: 13, seat: "S", count: 2 });
+  });
+
+  test("the notice lasts while its position is on screen", () => {
+    const undone = apply(solo(), { type: "undone", count: 1 });
+    assert.equal(currentNotice(undone).kind, "undo");
+    const later = apply(undone, eventMessage(11));
+    assert.equal(currentNotice(later), null);
+  });
+
+  test("a refused claim keeps the server's reason for the status line", () => {
+    const s = apply(solo(), { type: "claim-refused", reason: "East can still take a trick with the K♠" });
+    assert.deepEqual(currentNotice(s), {
+      kind: "claim-refused", version: 10, text: "East can still take a trick with the K♠",
+    });
+  });
+
+  test("a claim event is queued like a card and says who claimed", () => {
+    const over = view({ phase: "deal", turn: null, legal: [] });
+    const s = apply(solo(), eventMessage(11, { kind: "claim", seat: "N", action: "claim N" },
+      { view: over }));
+    assert.equal(s.queue.length, 1);
+    assert.deepEqual(currentNotice(s), { kind: "claim", version: 11, seat: "N" });
+  });
+
+  test("undo is offered at a single-player table once South has bid, never elsewhere", () => {
+    assert.equal(canUndo(solo()), true);
+    assert.equal(canUndo(solo({ view: view({ bids: { N: 3, E: null, S: null, W: null } }) })), false);
+    assert.equal(canUndo(seated()), false);  // a table of people
+    assert.equal(canUndo(solo({ kind: "daily", table: { kind: "daily", seats: [] } })), false);
+    assert.equal(canUndo(solo({ view: view({ phase: "deal", bids: { S: 4 } }) })), false);
+  });
+
+  test("claim is offered to a seated player in the play, with nothing on its way", () => {
+    assert.equal(canClaim(solo()), true);
+    assert.equal(canClaim(seated()), true);
+    assert.equal(canClaim(apply(solo(), { type: "sending", on: true })), false);
+    assert.equal(canClaim(solo({ view: view({ phase: "bid" }) })), false);
+    assert.equal(canClaim(seated({ you: null, view: watcherView() })), false);
   });
 });

@@ -38,6 +38,9 @@ import {
   buildFelt, collectTrick, drawBadges, drawScorebar, drawSeats, drawTrick as drawTrickUntyped,
   trickCards,
 } from "./table.js";
+import {
+  claim, drawTableActions, tableActionWords, undo, wireTableActions,
+} from "./tableactions.js";
 import { eventWords, number, statusText } from "./words.js";
 
 /** @typedef {import("./store.js").State} State */
@@ -190,6 +193,7 @@ function render() {
   button("#last-trick-button").disabled = !view.tricks.length;
   button("#concede-button").disabled = view.phase === "over";
   button("#hint-button").disabled = legal.size === 0;
+  drawTableActions(s, seating.isMe, seating.name);
   const table = $("#table");
   table.dataset.phase = view.phase;
   table.dataset.turn = view.turn || "";
@@ -309,8 +313,9 @@ async function pump() {
   try {
     while (state.queue.length && current()) {
       const { event, view } = state.queue[0];
-      announce(autoWords(state, event,
-        eventWords(event, view, seatingOf(view.seat, namesOf(state)))));
+      const words = seatingOf(view.seat, namesOf(state));
+      announce([tableActionWords(event, words.isMe, words.name),
+        autoWords(state, event, eventWords(event, view, words))].filter(Boolean).join(" "));
       if (event.kind === "play") sound.play("card");
       if (event.kind === "deal") sound.play("deal");
       dispatch({ type: "step" });
@@ -442,6 +447,8 @@ const inputPage = {
     act(action);
   },
   canBid: () => Boolean(state.shown) && !$("#bid-panel").hidden,
+  undo: () => { undo(); },
+  claim: () => { claim(); },
   say: toast,
 };
 
@@ -598,6 +605,9 @@ function wire() {
   });
   $("#rules-close").addEventListener("click", () => closeDialog(dialog("#rules-dialog")));
   $("#hint-button").addEventListener("click", askHint);
+  wireTableActions({
+    state: () => state, dispatch, acceptState, announce, toast,
+  });
   $("#more-button").addEventListener("click", () => toggleMore());
   $("#concede-button").addEventListener("click", () => {
     toggleMore(false);

@@ -122,6 +122,17 @@ export function attachInput({ hand, trick, page }) {
       buttons[next].focus();
       return;
     }
+    // U takes back the last bid or card, C claims every trick left (the page enables them).
+    if ((event.key === "u" || event.key === "U") && page.undo) {
+      event.preventDefault();
+      page.undo();
+      return;
+    }
+    if ((event.key === "c" || event.key === "C") && page.claim) {
+      event.preventDefault();
+      page.claim();
+      return;
+    }
     if (!page.canBid()) return;
     if (/^[0-9]$/.test(event.key)) {
       event.preventDefault();

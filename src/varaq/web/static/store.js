@@ -96,7 +96,16 @@
  *   turnAnnounced: number,
  *   connection: string,
  *   error: string | null,
+ *   notice: Notice | null,
  * }} State
+ */
+
+/**
+ * What the status line says about an undo or a claim, while the position it is about is on
+ * screen (``version``): ``undo`` (moves taken back), ``claim`` (a claim ended the hand, by
+ * ``seat``) or ``claim-refused`` (``text``: the server's reason).
+ * @typedef {{kind: "undo" | "claim" | "claim-refused", version: number, seat?: string,
+ *   count?: number, text?: string}} Notice
  */
 
 /** The server's quick phrases (src/varaq/service/online.py PHRASES), in menu order. */
@@ -151,6 +160,7 @@ export function initial(id = null) {
     turnAnnounced: -1,
     connection: "closed",
     error: null,
+    notice: null,
   };
 }
 
@@ -193,6 +203,36 @@ export function closedReason(s) {
   return closed ? String(closed.reason || "") : null;
 }
 
+/** The undo or claim notice for the position on screen, if any. @param {State} s */
+export function currentNotice(s) {
+  return s.notice && s.notice.version === s.version ? s.notice : null;
+}
+
+/**
+ * Whether the Undo button may be pressed: a single-player game (never the daily nor a table
+ * of people), in the bidding or the play, once the player has bid. The server decides
+ * what an undo takes back, and refuses with its reason when there is nothing.
+ * @param {State} s
+ */
+export function canUndo(s) {
+  const view = s.shown;
+  if (s.kind !== "solo" || !view || s.sending || closedReason(s) !== null) return false;
+  if (view.phase !== "bid" && view.phase !== "play") return false;
+  const bids = view.bids || {};
+  return bids[view.seat || "S"] !== null && bids[view.seat || "S"] !== undefined;
+}
+
+/**
+ * Whether the Claim button may be pressed: a seated player, cards in the play, nothing on
+ * its way. Whether the claim holds is for the server's solver to say.
+ * @param {State} s
+ */
+export function canClaim(s) {
+  const view = s.shown;
+  if (!view || view.phase !== "play" || !view.seat || behind(s) || waiting(s)) return false;
+  return closedReason(s) === null && !isWatching(s);
+}
+
 /** The hint for the position held, if one was asked for it. @param {State} s */
 export function currentHint(s) {
   return s.hint && s.hint.version === s.version ? s.hint : null;
@@ -230,6 +270,7 @@ export function matchOver(s) {
  * Server messages (docs/protocol.md): ``state`` (a socket's STATE, or any HTTP answer that
  * carries one), ``event``, ``table``, ``hint``, ``error``, ``concede``, ``pace``, ``phrase``,
  * ``again``. The page's intents: ``enter``, ``step``, ``collected``, ``animating``, ``lift``,
+ * ``undone`` (the server took back ``count`` moves), ``claim-refused`` (with the ``reason``),
  * ``pick``, ``clear-picks``, ``sending``, ``sent``, ``summary-closed``, ``over-closed``,
  * ``offer-answered``, ``bubble-gone``, ``turn-announced``, ``connection``.
  * An unknown message leaves the state as it was.
@@ -305,6 +346,10 @@ export function apply(s, m) {
       return { ...s, turnAnnounced: s.version };
     case "connection":
       return { ...s, connection: String(m.status) };
+    case "undone":
+      return { ...s, notice: { kind: "undo", version: s.version, count: Number(m.count) || 1 } };
+    case "claim-refused":
+      return { ...s, notice: { kind: "claim-refused", version: s.version, text: String(m.reason || "") } };
     default:
       return s;
   }
@@ -360,6 +405,17 @@ function takeEvent(s, m) {
   const version = Number(m.version);
   if (!(version > s.version)) return s;
   if (version > s.version + 1) return { ...s, gaps: s.gaps + 1 };
+  const kind = m.event && m.event.kind;
+  if (kind === "undo") {
+    // Taken back: nothing still queued is worth showing (it never happened now). The view
+    // goes on screen at once, and a new generation stops an animation under way.
+    const seat = m.event.seat || undefined;
+    const count = Number(String(m.event.action || "").replace("undo ", "")) || 1;
+    return settle(showing({
+      ...s, version, view: m.view, queue: [], finished: null, generation: s.generation + 1,
+      lifted: null, picks: [], notice: { kind: "undo", version, seat, count },
+    }, m.view));
+  }
   let next = {
     ...s,
     version,
@@ -367,6 +423,7 @@ function takeEvent(s, m) {
     queue: [...s.queue, { event: m.event, view: m.view }],
   };
   if (m.table) next = takeTable(next, m.table, m.status, m.view);
+  if (kind === "claim") next = { ...next, notice: { kind: "claim", version, seat: m.event.seat } };
   return next;
 }
 
