@@ -2,6 +2,8 @@
 // table of people. Open a table (the host's dialog), join one by its code or by a /join/{code}
 // link, or wait in the quick-match queue until four people (or people and computer players)
 // can sit down. Each way ends on the table page, /play/{id}, which shows the seating.
+// Anyone, signed in or not, also sees Live tables: the public tables being played or seating,
+// each with a Watch link that opens it as a watcher.
 //
 // The server keeps the queue, the codes and the seats; the page only asks and shows. Its
 // refusals (a wrong code, a full table, too many tries) are shown as they come, in one line.
@@ -18,6 +20,8 @@ const $ = (selector) => document.querySelector(selector);
 const BOTS_KEY = "varaq-quick-bots";
 /** How often the waiting page asks the server for the queue (the seconds tick locally). */
 const QUICK_POLL_MS = 2000;
+/** How often the home page asks for the Live tables while it is shown. */
+const LIVE_POLL_MS = 5000;
 
 const lobby = {
   /** app.js's ``enterGame(id, state)``: shows the table page for a table. */
@@ -41,6 +45,12 @@ const quick = {
   asked: 0,
 };
 
+const live = {
+  poll: null,
+  /** Bumped by every request for the list: only the newest answer is shown. */
+  asked: 0,
+};
+
 const homeShown = () => !$("#home").hidden;
 
 /** A code as the host reads it out: capitals, without the spaces and dashes people type. */
@@ -57,6 +67,7 @@ function lobbyError(text) {
 /** Leave the home page for a table's page (the table page shows the seating). */
 function goToTable(id, state = undefined, { replace = false } = {}) {
   stopQuick();
+  stopLive();
   const url = `/play/${encodeURIComponent(id)}`;
   if (replace) history.replaceState({}, "", url);
   else history.pushState({}, "", url);
@@ -240,6 +251,84 @@ async function leaveQuickQuietly() {
   await askQuick(() => api.post("/api/quick/leave")).catch(() => null);
 }
 
+// ---------------------------------------------------------------- live tables
+
+function stopLive() {
+  clearInterval(live.poll);
+  live.poll = null;
+}
+
+/** A side's two names: ``Ana & Bo``; a computer player is "Computer", an empty chair "open". */
+function sideNames(row, seats) {
+  return seats.map((letter) => {
+    const doc = (row.seats || []).find((d) => d.seat === letter) || {};
+    if (doc.kind === "person") return doc.name || "Player";
+    return doc.kind === "bot" ? "Computer" : "open seat";
+  }).join(" & ");
+}
+
+/** What a row says besides the names: the hand and score, or how far the seating got. */
+function liveFacts(row) {
+  const facts = [];
+  if (row.status === "seating") {
+    const people = (row.seats || []).filter((d) => d.kind === "person").length;
+    facts.push(`Seating · ${people} of 4`);
+  } else {
+    const score = row.score || {};
+    facts.push(`Hand ${Number(row.hand) || 1}`, `${score.NS ?? 0} to ${score.EW ?? 0}`);
+  }
+  if (typeof row.watchers === "number" && row.watchers > 0) {
+    facts.push(row.watchers === 1 ? "1 watching" : `${row.watchers} watching`);
+  }
+  return facts.join(" · ");
+}
+
+function liveItem(row) {
+  const item = el("li", row.status === "seating" ? "seating" : "playing");
+  const ns = sideNames(row, ["N", "S"]);
+  const ew = sideNames(row, ["E", "W"]);
+  const who = el("p", "live-who");
+  who.append(el("strong", "", ns), " vs ", el("strong", "", ew));
+  const facts = el("p", "live-facts", liveFacts(row));
+  const badges = el("p", "live-badges", (row.badges || []).join(" · "));
+  const watch = el("a", "button secondary small", "Watch");
+  watch.href = row.watch || `/play/${encodeURIComponent(row.id)}`;
+  watch.setAttribute("aria-label", `Watch ${ns} against ${ew}`);
+  const words = el("div", "live-words");
+  words.append(who, facts, badges);
+  item.append(words, watch);
+  return item;
+}
+
+function showLive(doc) {
+  const rows = Array.isArray(doc && doc.tables) ? doc.tables : [];
+  $("#live-tables").replaceChildren(...rows.map(liveItem));
+  $("#live-box").hidden = rows.length === 0;
+}
+
+/** ``GET /api/live``; a refusal or a server away leaves the last list as it was. */
+async function askLive() {
+  if (!homeShown()) {
+    stopLive();
+    return;
+  }
+  const mine = ++live.asked;
+  try {
+    const doc = await api.get("/api/live");
+    if (mine === live.asked && homeShown()) showLive(doc);
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+  }
+}
+
+function startLive() {
+  stopLive();
+  askLive();
+  live.poll = setInterval(() => {
+    if (document.visibilityState === "visible") askLive();
+  }, LIVE_POLL_MS);
+}
+
 // ---------------------------------------------------------------- opening a table
 
 function radio(name, value, words, checked = false) {
@@ -289,6 +378,15 @@ function buildSeats() {
   return seats;
 }
 
+/** Private (the default: only people with the code) or public (listed under Live tables). */
+function buildListing() {
+  const listing = el("fieldset", "listing-fieldset");
+  listing.append(el("legend", "", "Who can find it"),
+    radio("listing", "private", "Private (only people with the code)", true),
+    radio("listing", "public", "Public (listed under Live tables)"));
+  return listing;
+}
+
 /** The "Open a table" dialog, built on first use so that its fields (Preset, Easy…) do not
  *  sit in the page beside the New game dialog's until someone wants them. */
 function buildOpenDialog() {
@@ -313,7 +411,8 @@ function buildOpenDialog() {
   submit.type = "submit";
   const buttons = el("div", "row end");
   buttons.append(cancel, submit);
-  form.append(title, lede, buildLevels(), rules.fieldset, buildSeats(), error, buttons);
+  form.append(title, lede, buildLevels(), rules.fieldset, buildSeats(), buildListing(), error,
+    buttons);
   dialog.append(form);
   document.body.append(dialog);
   lobby.picker = new RulesPicker({ ...rules, form, error }, "table-option");
@@ -347,6 +446,7 @@ async function openTable(form, submit) {
     rules,
     fill_bots: form.elements.fill_bots.checked,
     turn_timer: Number(form.elements.turn_timer.value),
+    listing: form.elements.listing.value === "public" ? "public" : "private",
   };
   submit.disabled = true;
   try {
@@ -384,6 +484,7 @@ async function signedInNow() {
  */
 export async function showLobby(code = null) {
   stopQuick();
+  startLive();
   lobbyError("");
   lobby.pendingCode = code ? cleanCode(code) : null;
   showJoinNote();

@@ -255,8 +255,44 @@ export function drawOnline(s, seating) {
     drawOffer(s, view, seating);
   }
   drawBubbles(s, seating);
+  sayWaited(s);
   tick();
   if (!ticker) ticker = setInterval(tick, 500);
+}
+
+/** Tables whose "Seated after…" was said on this page already (once per table). */
+const waitsSaid = new Set();
+
+/**
+ * At a quick-match table, once: how long this person waited in the queue (the server keeps
+ * each person's own wait and sends it to them only).
+ * @param {State} s
+ */
+function sayWaited(s) {
+  const waited = s.table && s.table.waited;
+  if (s.kind !== "quick" || typeof waited !== "number" || !s.id || waitsSaid.has(s.id)) return;
+  waitsSaid.add(s.id);
+  const seconds = Math.round(waited);
+  const rest = seconds % 60;
+  const words = seconds < 60 ? `${seconds} s`
+    : `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ""}`;
+  toast(`Seated after ${words} in the queue.`);
+}
+
+/**
+ * Who can find a private table: the host chooses before the start (public tables are listed
+ * under Live tables on the home page); the others seated there read the choice.
+ * @param {State} s
+ */
+function drawListing(s) {
+  const table = s.table || {};
+  const hosting = amHost(s) && s.kind === "private";
+  $("#waiting-listing").hidden = !hosting;
+  const select = /** @type {HTMLSelectElement} */ ($("#listing-select"));
+  if (hosting && document.activeElement !== select) {
+    select.value = table.public ? "public" : "private";
+  }
+  $("#listing-note").hidden = hosting || !table.public;
 }
 
 /**
@@ -274,6 +310,7 @@ function drawWaiting(s, view, seating) {
   $("#waiting-code").textContent = code;
   const link = code ? `${location.origin}/join/${code}` : "";
   input("#waiting-link").value = link;
+  drawListing(s);
   if (view) drawBadges($("#waiting-badges"), view.badges);
   for (const place of PLACES) {
     const seat = seating.seatAt(place);
@@ -608,6 +645,17 @@ async function leaveTable() {
   if (left) thePage().home();
 }
 
+/** The host lists the table under Live tables, or takes it off (a refusal says why). */
+async function chooseListing() {
+  const p = thePage();
+  const select = /** @type {HTMLSelectElement} */ ($("#listing-select"));
+  await p.send(() => request("POST", path("listing"), { listing: select.value }));
+  const table = p.state().table || {};
+  select.value = table.public ? "public" : "private";
+  announce(table.public ? "The table is public: listed under Live tables."
+    : "The table is private: only people with the code can find it.");
+}
+
 async function copyLink() {
   const field = input("#waiting-link");
   const link = field.value;
@@ -683,6 +731,7 @@ export function wireOnline(hooks) {
   $("#start-button").addEventListener("click", startMatch);
   $("#leave-button").addEventListener("click", leaveTable);
   $("#copy-link").addEventListener("click", copyLink);
+  $("#listing-select").addEventListener("change", chooseListing);
   $("#offer-concede").addEventListener("click", () => answerOffer(true));
   $("#offer-decline").addEventListener("click", () => answerOffer(false));
   $("#offer-dialog").addEventListener("cancel", () => hooks.dispatch({ type: "offer-answered" }));
