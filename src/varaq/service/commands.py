@@ -60,7 +60,6 @@ class Kind(Enum):
     LEAVE = "leave"        #: give up your seat
     AGAIN = "again"        #: play again with the same seats
     LISTING = "listing"    #: the host lists the table under Live tables, or takes it off
-    LISTING = "listing"    #: the host lists the table under Live tables, or takes it off
 
 
 #: Names the WebSocket uses for some kinds (``{"type": "action"}``), kept for old clients.
@@ -202,10 +201,6 @@ def parse_command(kind: Kind | str, doc: Mapping[str, Any]) -> Command:
     if k is Kind.CONFIGURE:
         options = {key: value for key, value in doc.items() if key not in ("kind", "type")}
         return Command(k, options=options, version=version)
-    if k is Kind.LISTING:
-        listing = doc.get("listing")
-        read_listing(listing)
-        return Command(k, word=str(listing), version=version)
     if k is Kind.LISTING:
         listing = doc.get("listing")
         read_listing(listing)

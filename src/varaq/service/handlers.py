@@ -301,27 +301,6 @@ async def _listing(table: Table, command: Command, asker: Asker) -> bool:
         return public
 
 
-async def _listing(table: Table, command: Command, asker: Asker) -> bool:
-    """The host lists the table under Live tables (``public``: anyone may find it and watch)
-    or takes it off (``private``: only people with the code).  Chosen before the start, so
-    nobody sits down at a table whose listing then changes under them; whether it is public
-    now."""
-    public = command.word == "public"
-    async with table.lock:
-        _host_only(table, asker)
-        if table.info.kind != "private":
-            raise Refusal(409, "only a table opened by a host can be listed")
-        if table.seating.started:
-            raise Refusal(409, "the listing cannot change once the match has started")
-        if bool(table.info.options.get("public")) == public:
-            return public
-        options = {**table.info.options, "public": public}
-        await table.commit([], 409, values={"options": options})
-        table.info.options = options
-        table.push_presence()
-        return public
-
-
 async def _seat(table: Table, command: Command, asker: Asker) -> None:
     """The host hands an open or absent seat to a computer player (``bot``), or leaves it
     open for someone new (``open``; during the match a computer player plays it until

@@ -52,9 +52,6 @@ from .table import CommitListener, Table
 if TYPE_CHECKING:
     from .quickmatch import Chair
 
-if TYPE_CHECKING:
-    from .quickmatch import Chair
-
 __all__ = ["Tables"]
 
 log = logging.getLogger("varaq.service")
@@ -442,11 +439,6 @@ class Tables:
 
     def __len__(self) -> int:
         return len(self._tables)
-
-    def held(self, table_id: str) -> Table | None:
-        """The table if this process has it in memory (never loads it): Live tables reads a
-        table it holds from memory, one it does not from the store."""
-        return self._tables.get(table_id)
 
     def held(self, table_id: str) -> Table | None:
         """The table if this process has it in memory (never loads it): Live tables reads a
