@@ -454,6 +454,11 @@ describe("undo and claim", () => {
     });
   });
 
+  test("a claim answered over HTTP says so too", () => {
+    const s = apply(solo(), { type: "claimed", seat: "S" });
+    assert.deepEqual(currentNotice(s), { kind: "claim", version: 10, seat: "S" });
+  });
+
   test("a claim event is queued like a card and says who claimed", () => {
     const over = view({ phase: "deal", turn: null, legal: [] });
     const s = apply(solo(), eventMessage(11, { kind: "claim", seat: "N", action: "claim N" },

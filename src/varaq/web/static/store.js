@@ -270,7 +270,8 @@ export function matchOver(s) {
  * Server messages (docs/protocol.md): ``state`` (a socket's STATE, or any HTTP answer that
  * carries one), ``event``, ``table``, ``hint``, ``error``, ``concede``, ``pace``, ``phrase``,
  * ``again``. The page's intents: ``enter``, ``step``, ``collected``, ``animating``, ``lift``,
- * ``undone`` (the server took back ``count`` moves), ``claim-refused`` (with the ``reason``),
+ * ``undone`` (the server took back ``count`` moves), ``claimed`` (the ``seat``'s claim held),
+ * ``claim-refused`` (with the ``reason``),
  * ``pick``, ``clear-picks``, ``sending``, ``sent``, ``summary-closed``, ``over-closed``,
  * ``offer-answered``, ``bubble-gone``, ``turn-announced``, ``connection``.
  * An unknown message leaves the state as it was.
@@ -348,6 +349,8 @@ export function apply(s, m) {
       return { ...s, connection: String(m.status) };
     case "undone":
       return { ...s, notice: { kind: "undo", version: s.version, count: Number(m.count) || 1 } };
+    case "claimed":
+      return { ...s, notice: { kind: "claim", version: s.version, seat: String(m.seat || "") } };
     case "claim-refused":
       return { ...s, notice: { kind: "claim-refused", version: s.version, text: String(m.reason || "") } };
     default:

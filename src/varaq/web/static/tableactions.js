@@ -52,7 +52,7 @@ export async function undo() {
     const answer = await post(s.id, "undo");
     page.acceptState(answer);
     page.dispatch({ type: "undone", count: answer.undo });
-    page.announce(noticeWords(currentNotice(page.state())) || "");
+    page.announce(noticeWords(currentNotice(page.state())));
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     page.toast(error.message);
@@ -69,6 +69,8 @@ export async function claim() {
   busy = true;
   try {
     page.acceptState(await post(s.id, "claim"));
+    page.dispatch({ type: "claimed", seat: s.you || "S" });
+    page.announce(noticeWords(currentNotice(page.state())));
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     const reason = error.message.replace(/^claim refused: /, "");
