@@ -1,9 +1,13 @@
 // The home page: three cards, "New game", and "Resume game" for a game that is not over.
 
 import { cardPicture } from "./cards.js";
+import { showFriends, startFriends } from "./friends.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SAVED = "varaq-game";
+
+// Every page of the game (home and table) keeps its own socket for presence and invitations.
+startFriends();
 
 /** Show the home page instead of the table. */
 export function showHomePage() {
@@ -17,6 +21,7 @@ export function showHomePage() {
   const link = $("#resume-link");
   link.hidden = !saved;
   if (saved) link.href = `/play/${saved}`;
+  showFriends();
 }
 
 function savedGame() {

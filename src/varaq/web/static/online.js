@@ -14,6 +14,7 @@
 import { api, Refusal, request } from "./connection.js";
 import { SEAT_WORDS } from "./cards.js";
 import { closeDialog, openDialog } from "./dialogs.js";
+import { callOnTurn, drawInviteBox } from "./friends.js";
 import { $, button, dialog, el, input } from "./dom.js";
 import { announce, toast } from "./notices.js";
 import { PLACES } from "./seats.js";
@@ -217,6 +218,8 @@ export function autoWords(s, event, words) {
  * @param {Seating} seating
  */
 export function drawOnline(s, seating) {
+  callOnTurn(s);
+  drawInviteBox(s);
   const view = s.shown;
   const people = isPeopleTable(s);
   const watching = isWatching(s);
