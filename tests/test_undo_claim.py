@@ -224,3 +224,9 @@ def test_a_claim_with_the_trick_in_progress_counts_it() -> None:
     g.claim(0)
     assert g.log[-1].result.tricks == (13, 0, 0, 0)
     assert g.log[-1].plays == (51,)  # the AS: the trick in progress is in the record
+
+
+def test_a_refusal_names_no_card_where_the_game_counts() -> None:
+    g = _spades_north((10, 1, 2, 1))
+    assert why_wrong(g, 1, name_card=False) == "North can still take a trick"
+    assert why_wrong(g, 1).startswith("North can still take a trick with the ")

@@ -170,3 +170,14 @@ def test_a_table_of_people_takes_claims_unlike_undo(client: TestClient) -> None:
     response = host.post(f"/api/games/{table['id']}/claim")
     assert response.status_code == 409  # not started: refused for the phase, not the table
     assert "during the play of the cards" in response.json()["error"]
+
+
+def test_claims_are_refused_at_the_daily(client: TestClient) -> None:
+    started = client.post("/api/daily/2026-12-01/start", json={})
+    if started.status_code == 404:
+        pytest.skip("this server has no daily for that date")
+    response = _post(client, started.json()["id"], "claim")
+    assert response.status_code == 409
+    assert response.json()["error"] == (
+        "no claims at the daily: everyone plays every card, unaided"
+    )

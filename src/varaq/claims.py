@@ -13,8 +13,11 @@ that play could have kept; the defenders take nothing, so their nil bids stand.
 
 A wrong claim is refused with a reason a player can check: the solver plays the hand out
 perfectly from here, and the first trick the claim loses names its winner and card ("East can
-still take a trick with the K♠").  A position too big to search in the budget is refused with
-a general reason instead of being guessed at.
+still take a trick with the K♠").  That card may be one the claimer has not seen, so only a
+game that counts for nothing names it (``name_card``); elsewhere the reason says which seat
+wins a trick, not with what, and repeated claims cannot be used to read the other hands.  A
+position too big to search in the budget is refused with a general reason instead of being
+guessed at.
 
 >>> from varaq import Game
 >>> g = Game("classic", seed=1, dealer=0)
@@ -42,8 +45,9 @@ __all__ = ["why_wrong", "NODE_LIMIT"]
 NODE_LIMIT = 2_000_000
 
 
-def why_wrong(game: Game, seat: int) -> str:
-    """Why ``seat``'s claim of every remaining trick fails now, or ``""`` if it holds."""
+def why_wrong(game: Game, seat: int, *, name_card: bool = True) -> str:
+    """Why ``seat``'s claim of every remaining trick fails now, or ``""`` if it holds; with
+    ``name_card`` false the reason never names a card (see above)."""
     if game.phase != PLAY or game.sheet:
         return "a claim is made during the play of the cards"
     if not 0 <= seat < 4:
@@ -62,7 +66,8 @@ def why_wrong(game: Game, seat: int) -> str:
     try:
         if solver.at_least(hands, leader, trick, broken, need):
             return ""
-        return _refutation(solver, game, hands, leader, trick, broken, counted, credited, alone)
+        return _refutation(solver, game, hands, leader, trick, broken, counted, credited, alone,
+                           name_card)
     except SolverLimit:
         side_name = SIDE_NAMES[side]
         return (f"too many tricks are left to check a claim for {side_name}: "
@@ -71,7 +76,7 @@ def why_wrong(game: Game, seat: int) -> str:
 
 def _refutation(
     solver: Solver, game: Game, hands: list[int], leader: int, trick: list[int], broken: bool,
-    counted: list[bool], credited: int, alone: bool,
+    counted: list[bool], credited: int, alone: bool, name_card: bool,
 ) -> str:
     """The first trick the claim loses under perfect play from here, in words."""
     hands = hands[:]
@@ -90,9 +95,9 @@ def _refutation(
         winner = trick_winner(trick, leader, jokers)
         if not counted[winner]:
             top = card_unicode(trick[(winner - leader) & 3])
+            beaten_by = f" with the {top}" if name_card else ""
             if alone and (winner & 1) == (credited & 1):
-                return (f"{SEAT_NAMES[winner]} bid nil and can be made to take a trick "
-                        f"with the {top}")
-            return f"{SEAT_NAMES[winner]} can still take a trick with the {top}"
+                return f"{SEAT_NAMES[winner]} bid nil and can be made to take a trick{beaten_by}"
+            return f"{SEAT_NAMES[winner]} can still take a trick{beaten_by}"
         leader, trick = winner, []
     return f"{SIDE_NAMES[credited & 1]} cannot be sure of every trick left"

@@ -200,11 +200,16 @@ async def _claim(table: Table, command: Command, asker: Asker) -> str:
     and a person on the other side could not have stopped it either."""
     async with table.lock:
         seat = table.seat_for(asker)
+        if table.info.kind == "daily":
+            raise Refusal(409, "no claims at the daily: everyone plays every card, unaided")
         table.check_version(command.version)
         game = table.game
         if game.phase != PLAY:
             raise Refusal(409, "claim refused: a claim is made during the play of the cards")
-        why = await asyncio.to_thread(why_wrong, game.copy(), seat)
+        # Only a game that counts for nothing hears which card beats the claim (it may be one
+        # the claimer has not seen).
+        solo = table.info.kind == "solo"
+        why = await asyncio.to_thread(why_wrong, game.copy(), seat, name_card=solo)
         if why:
             raise Refusal(409, f"claim refused: {why}")
         table.driver.cancel()
