@@ -38,9 +38,13 @@ def _free_port() -> int:
 class Server:
     """``varaq serve`` in a subprocess; :meth:`restart` keeps the port and the database."""
 
-    def __init__(self, db_path: Path, log_path: Path, extra_args: tuple[str, ...] = ()) -> None:
+    def __init__(self, db_path: Path, log_path: Path, extra_args: tuple[str, ...] = (),
+                 pace: float = 0.0) -> None:
         #: More ``varaq serve`` options (the online table's tests shorten the drop countdown).
         self.extra_args = list(extra_args)
+        #: ``VARAQ_PACE``: 0 lets the computer players answer at once; 1 is a real table's
+        #: pace (the speed tests time it).
+        self.pace = pace
         self.port = _free_port()
         self.db_url = f"sqlite:///{db_path}"
         self.log_path = log_path
@@ -49,7 +53,7 @@ class Server:
 
     def start(self) -> None:
         # Hand reviews stop after 20 s here: a review left running would slow the other tests.
-        env = {**os.environ, "VARAQ_PACE": "0", "VARAQ_TEST_MODE": "1",
+        env = {**os.environ, "VARAQ_PACE": str(self.pace), "VARAQ_TEST_MODE": "1",
                "VARAQ_REVIEW_SECONDS": "20"}
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(

@@ -14,24 +14,40 @@ from pathlib import Path
 
 from argon2 import PasswordHasher
 
-__all__ = ["Settings", "Limits", "Pace", "SPEEDS", "load_secret"]
+__all__ = ["Settings", "Limits", "Pace", "Tempo", "SPEEDS", "load_secret"]
 
-#: The computer players' speed setting a table can choose, as a factor on their pauses.
-SPEEDS = {"slow": 1.7, "normal": 1.0, "fast": 0.45}
+
+@dataclass(frozen=True, slots=True)
+class Tempo:
+    """One speed's pauses, in seconds: a computer player's card comes after a pause drawn
+    between ``card_low`` and ``card_high`` (so the table never ticks like a metronome), and the
+    lead after a finished trick after ``after_trick`` (time to see who won it)."""
+
+    card_low: float
+    card_high: float
+    after_trick: float
+
+
+#: The computer players' speeds a table can choose.  Each is its own tempo, not a factor of
+#: "normal": "fast" has to be quick enough that a player who knows the game never waits (a card
+#: in under a quarter second, the next lead hard on the trick), while "slow" gives a newcomer a
+#: full second or more to follow each card.
+SPEEDS: dict[str, Tempo] = {
+    "slow": Tempo(1.0, 1.4, 2.2),
+    "normal": Tempo(0.5, 0.9, 1.2),
+    "fast": Tempo(0.12, 0.2, 0.3),
+}
 
 
 @dataclass(frozen=True, slots=True)
 class Pace:
-    """How long computer players take, in seconds, so a person can follow each card.
+    """How long computer players take, so a person can follow each card.
 
-    ``scale`` multiplies every pause; ``VARAQ_PACE=0`` (tests) turns them off.  A table's speed
-    setting (:data:`SPEEDS`) multiplies them again.
+    A table's speed setting (:data:`SPEEDS`) gives the pauses; ``scale`` multiplies every one
+    of them, and ``VARAQ_PACE=0`` (tests) turns them off.
     """
 
     scale: float = 1.0
-    card_low: float = 0.5
-    card_high: float = 0.9
-    after_trick: float = 1.2
 
     @classmethod
     def from_env(cls) -> Pace:
@@ -46,10 +62,13 @@ class Pace:
         return cls(scale)
 
     def delay(self, rng: random.Random, after_trick: bool, speed: str = "normal") -> float:
+        """Seconds a computer player waits before its move at ``speed`` (an unknown speed
+        is "normal")."""
         if self.scale == 0:
             return 0.0
-        base = self.after_trick if after_trick else rng.uniform(self.card_low, self.card_high)
-        return base * self.scale * SPEEDS.get(speed, 1.0)
+        tempo = SPEEDS.get(speed, SPEEDS["normal"])
+        base = tempo.after_trick if after_trick else rng.uniform(tempo.card_low, tempo.card_high)
+        return base * self.scale
 
 
 @dataclass(frozen=True, slots=True)

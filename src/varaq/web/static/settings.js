@@ -1,8 +1,14 @@
-// The player's settings, remembered in localStorage: theme, the computer players' speed, and
-// whether the cards make sounds (off until the player turns them on).
+// The player's settings, remembered in localStorage: theme, the computer players' speed,
+// whether the cards make sounds (off until the player turns them on), and how the cards look
+// (a four-colour deck, larger cards on phones, the design on their backs).
 
-const KEYS = { theme: "varaq-theme", speed: "varaq-speed", sound: "varaq-sound" };
+const KEYS = {
+  theme: "varaq-theme", speed: "varaq-speed", sound: "varaq-sound",
+  deck: "varaq-deck", size: "varaq-card-size", back: "varaq-card-back",
+};
 export const SPEEDS = ["slow", "normal", "fast"];
+/** The designs on the backs of the cards (drawn by deck.css), the first one the default. */
+export const BACKS = ["lattice", "waves", "diamonds", "stars"];
 
 function read(key) {
   try {
@@ -55,8 +61,59 @@ export function setSound(on) {
   write(KEYS.sound, on ? "on" : "off");
 }
 
-/** How long the page's own animations last at each speed, as a factor of "normal". */
-export const SPEED_FACTOR = { slow: 1.6, normal: 1, fast: 0.45 };
+/** How long the table page dwells on each step at each speed, in milliseconds: a card, a bid,
+ * a finished trick before it is swept up, and the sweep. The server's computer players keep a
+ * matching tempo (service/settings.py, SPEEDS). At slow and fast a card's dwell is shorter than
+ * the server's shortest pause, and a trick's dwell and sweep together shorter than its pause
+ * after a trick, so the page never falls behind the table and then hurries to catch up. Fast
+ * sweeps a trick up as soon as its last card has been seen; slow leaves time for every card. */
+export const PACES = {
+  slow: { card: 900, bid: 700, trick: 1500, collect: 400 },
+  normal: { card: 330, bid: 260, trick: 1100, collect: 320 },
+  fast: { card: 110, bid: 90, trick: 110, collect: 120 },
+};
+
+/** The four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green): off unless chosen. */
+export function fourColour() {
+  return read(KEYS.deck) === "four";
+}
+
+export function setFourColour(on) {
+  write(KEYS.deck, on ? "four" : "two");
+  applyDeck();
+}
+
+/** Larger cards and corner indexes on phones: off unless chosen. */
+export function largeCards() {
+  return read(KEYS.size) === "large";
+}
+
+export function setLargeCards(on) {
+  write(KEYS.size, on ? "large" : "normal");
+  applyDeck();
+}
+
+/** The design on the backs of the cards (one of ``BACKS``). */
+export function cardBackDesign() {
+  const value = read(KEYS.back);
+  return BACKS.includes(value) ? value : BACKS[0];
+}
+
+export function setCardBack(value) {
+  if (BACKS.includes(value)) write(KEYS.back, value);
+  applyDeck();
+}
+
+/** Put the deck settings on the page's root element, where deck.css draws them from:
+ * ``data-deck="four"``, ``data-cards="large"``, ``data-back="waves"``. */
+export function applyDeck() {
+  const root = document.documentElement;
+  if (fourColour()) root.dataset.deck = "four";
+  else delete root.dataset.deck;
+  if (largeCards()) root.dataset.cards = "large";
+  else delete root.dataset.cards;
+  root.dataset.back = cardBackDesign();
+}
 
 /** Show the settings in the top bar's controls (and turn sound on or off to match). */
 function showSettings(sound) {

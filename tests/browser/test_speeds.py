@@ -1,0 +1,122 @@
+"""The speed setting, timed from the table page's own events at a real table's pace.
+
+The other browser tests run their server with ``VARAQ_PACE=0`` (the computer players answer at
+once), which would time nothing but the page.  This module starts its own ``varaq serve`` at a
+real pace (``VARAQ_PACE=1``), so what it measures is what a player sees: the server's pauses
+for the table's speed and the page's own dwell on each card.  The page says when each card lands
+(a ``varaq:card`` event) and when each trick is swept up (``varaq:trick-cleared``); the test
+plays South's cards as soon as they are asked for and times the computer players' cards.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import Server
+from playwright.sync_api import Browser, Page, expect
+from table_driver import click_card, playable_cards
+
+pytestmark = pytest.mark.browser
+
+#: Collects the page's card and trick events before any script of the page runs.
+LISTEN_JS = """
+window.__cards = []; window.__cleared = [];
+document.addEventListener('varaq:card', (e) => window.__cards.push(e.detail));
+document.addEventListener('varaq:trick-cleared', (e) => window.__cleared.push(e.detail));
+"""
+
+#: Tricks timed at each speed: enough computer cards for a steady median.
+TRICKS = 3
+
+
+@pytest.fixture(scope="module")
+def paced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose computer players keep a real table's pace."""
+    root: Path = tmp_path_factory.mktemp("varaq-paced")
+    srv = Server(root / "games.sqlite3", root / "serve.log", pace=1.0)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def bid_three(page: Page) -> None:
+    """South bids as soon as it is their turn (3, or whatever is open nearest to it)."""
+    expect(page.get_by_role("group", name="Bids")).to_be_visible(timeout=30_000)
+    page.wait_for_function("() => document.querySelector('#bid-grid button.bid:enabled')",
+                           timeout=30_000)
+    for name in ("Bid 3", "Bid 2", "Bid 4", "Bid 1"):
+        choice = page.get_by_role("button", name=name, exact=True)
+        if choice.is_enabled():
+            choice.click()
+            return
+    raise AssertionError("no ordinary bid was open to South")
+
+
+def play_tricks(browser: Browser, server: Server, speed: str) -> dict[str, Any]:
+    """A new game at ``speed``: South bids and plays at once; returns the page's events for
+    the first :data:`TRICKS` tricks."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    context.add_init_script(f"localStorage.setItem('varaq-speed', '{speed}');")
+    context.add_init_script(LISTEN_JS)
+    try:
+        page = context.new_page()
+        game_id = server.new_game(level="easy")
+        page.goto(f"{server.base}/play/{game_id}")
+        expect(page.locator("#table")).to_be_visible()
+        bid_three(page)
+        while page.evaluate("window.__cleared.length") < TRICKS:
+            page.wait_for_function(
+                f"() => document.querySelector('#hand button.playable')"
+                f" || window.__cleared.length >= {TRICKS}", timeout=60_000)
+            if page.evaluate("window.__cleared.length") >= TRICKS:
+                break
+            click_card(playable_cards(page).first)
+            # Wait for South's card to land before looking for the next turn.
+            page.wait_for_function("() => !document.querySelector('#hand button.playable')")
+        events: dict[str, Any] = page.evaluate(
+            "({cards: window.__cards, cleared: window.__cleared})")
+        return events
+    finally:
+        context.close()
+
+
+def computer_gaps(cards: list[dict[str, Any]]) -> list[float]:
+    """Milliseconds between each computer player's card and the computer card just before it
+    in the same trick (South's own cards wait on the test's clicks, so they are left out)."""
+    gaps = []
+    for i in range(1, len(cards)):
+        same_trick = i % 4 != 0
+        if same_trick and cards[i]["seat"] != "S" and cards[i - 1]["seat"] != "S":
+            gaps.append(cards[i]["at"] - cards[i - 1]["at"])
+    return gaps
+
+
+def clearing_waits(events: dict[str, Any]) -> list[float]:
+    """Milliseconds from each trick's fourth card to its sweep."""
+    cards, cleared = events["cards"], events["cleared"]
+    return [cleared[t]["at"] - cards[4 * t + 3]["at"] for t in range(len(cleared))
+            if 4 * t + 3 < len(cards)]
+
+
+def test_fast_is_fast_and_slow_is_restful(browser: Browser, paced: Server) -> None:
+    timed = {speed: play_tricks(browser, paced, speed) for speed in ("fast", "normal", "slow")}
+    medians = {}
+    for speed, events in timed.items():
+        gaps = computer_gaps(events["cards"])
+        assert len(gaps) >= 3, (speed, events)
+        medians[speed] = statistics.median(gaps)
+        assert all(card["seat"] in "NESW" for card in events["cards"]), events
+    print("median ms between computer cards:", {k: round(v) for k, v in medians.items()},
+          "sweep after the fourth card (fast):",
+          [round(w) for w in clearing_waits(timed["fast"])])
+    assert medians["fast"] <= 250, medians
+    assert 450 <= medians["normal"] <= 950, medians  # about as before: 0.5-0.9 s a card
+    assert medians["slow"] >= 1000 and medians["slow"] >= medians["normal"], medians
+    # Fast sweeps a finished trick up as soon as its last card has been seen; normal lets it
+    # lie for a good second.
+    assert max(clearing_waits(timed["fast"])) <= 250, clearing_waits(timed["fast"])
+    assert min(clearing_waits(timed["normal"])) >= 900, clearing_waits(timed["normal"])
