@@ -3,6 +3,7 @@
     python benchmarks/rolling_restart.py [--tables 100] [--think 2.0] [--warm 15]
                                          [--before 20] [--after 5] [--seed 1]
                                          [--redis-pool N] [--keep-logs DIR]
+                                         [--client-nice 10]
 
 Why: issue 19 asks that restarting every process of a cluster in turn, while people play,
 loses no acknowledged action, gives every socket every event once, and keeps no table waiting
@@ -43,8 +44,11 @@ each process handed its tables on and took others over (from the servers' logs, 
 ``--keep-logs`` keeps), the servers' warnings that redis-py's pool of connections was full,
 and each server's share of a core and of time spent waiting for one (``/proc``).
 
-The clients run in this process on the same two cores as the servers, PostgreSQL, Redis and
-whatever else the machine is doing (the load average is in the report).
+The clients run in this process on the same cores as the servers, PostgreSQL, Redis and
+whatever else the machine is doing (the load average is in the report).  They stand for
+browsers on other machines, so they run at ``--client-nice`` (10) and yield the CPU to the
+servers, which run at 0 (the restart script is started at 0 too, so the restarted processes
+are; the report's ``nice`` gives what each had at the end).
 """
 
 from __future__ import annotations
@@ -366,8 +370,28 @@ def stop_all(run_dir: Path, procs: list[subprocess.Popen[bytes]]) -> None:
 # -- the run ----------------------------------------------------------------------------------
 
 
+def server_priority() -> None:
+    """In the restart script's child, before it runs: the niceness the servers were started
+    with (0), not the clients' (only root may lower it; otherwise it stays as it is, and the
+    report's ``nice`` says so)."""
+    with contextlib.suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, 0, 0)
+
+
+def nice_of(pid: int) -> int | None:
+    """A process's niceness (``/proc/PID/stat``, field 19)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
                run_dir: Path) -> dict[str, Any]:
+    # The clients stand for people's browsers on other machines: on these two cores they
+    # yield to the servers (threads started from here on inherit it).
+    if args.client_nice:
+        os.setpriority(os.PRIO_PROCESS, 0, args.client_nice)
     totals = Totals()
     rng = random.Random(args.seed)
     # No cap on connections: each person is a browser with connections of its own, and a
@@ -391,7 +415,7 @@ async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
         restart_wall = time.time()
         script = await asyncio.create_subprocess_exec(
             "bash", str(SCRIPT), str(run_dir), "60", stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT)
+            stderr=asyncio.subprocess.STDOUT, preexec_fn=server_priority)
         lines: list[dict[str, Any]] = []
         assert script.stdout is not None
         async for raw in script.stdout:
@@ -413,6 +437,8 @@ async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
         while now() < deadline and any(p.version < finals[p.table.id] for p in people):
             await asyncio.sleep(0.2)
         behind = sum(p.version < finals[p.table.id] for p in people)
+        nice = {"clients": nice_of(os.getpid()),
+                **{f.stem: nice_of(int(f.read_text())) for f in run_dir.glob("*.pid")}}
         sampler.cancel()
         for task in sockets:
             task.cancel()
@@ -421,7 +447,7 @@ async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
         "totals": totals, "people": people, "tables": tables, "script": lines,
         "script_status": status, "before_start": before_start, "restart_start": restart_start,
         "restart_end": restart_end, "play_end": play_end, "restart_wall": restart_wall,
-        "sockets_behind_at_end": behind, "pool_errors": pool_errors,
+        "sockets_behind_at_end": behind, "pool_errors": pool_errors, "nice": nice,
         "logs": log_times(run_dir, restart_wall),
         "cpu": cpu_during(samples, restart_start, restart_end + args.after),
         "cpu_before": cpu_during(samples, before_start, restart_start),
@@ -430,10 +456,12 @@ async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
 
 def log_times(run_dir: Path, since: float) -> dict[str, dict[str, Any]]:
     """From each process's log, after ``since`` (wall clock): when it took tables over ("owned
-    here now") and when it said it had handed its tables on, in seconds after ``since``."""
+    here now", with how long the new owner spent on each), when it began to hand its tables
+    on and how long each phase took, and its slowest forwarded commands with their tries (the
+    servers log any over half a second), in seconds after ``since``."""
     out = {}
     for log in sorted(run_dir.glob("*.log")):
-        taken, handed = [], []
+        taken, handed, become, slow = [], [], [], []
         for line in log.read_text(errors="replace").splitlines():
             if not line.startswith("{"):
                 continue
@@ -444,14 +472,23 @@ def log_times(run_dir: Path, since: float) -> dict[str, dict[str, Any]]:
                 continue
             if at < since:
                 continue
-            if "owned here now" in doc.get("msg", ""):
+            msg = doc.get("msg", "")
+            if "owned here now" in msg:
                 taken.append(at - since)
-            elif "handed" in doc.get("msg", ""):
-                handed.append({"at_s": round(at - since, 2), "msg": doc["msg"]})
+                become.append(float(doc.get("become_s", 0.0)))
+            elif msg.startswith(("handing", "handed")):
+                handed.append({"at_s": round(at - since, 2), "msg": msg, **{
+                    k: doc[k] for k in ("prepare_s", "release_s", "peer_ready") if k in doc}})
+            elif "command took" in msg:
+                slow.append({"at_s": round(at - since, 2), "seconds": doc.get("seconds"),
+                             "what": msg.split(": ", 1)[-1], "tries": doc.get("tries")})
+        slow.sort(key=lambda d: -(d["seconds"] or 0))
         out[log.stem] = {"took_over": len(taken),
                          "first_take_s": round(min(taken), 2) if taken else None,
                          "last_take_s": round(max(taken), 2) if taken else None,
-                         "handed": handed}
+                         "become_owner_ms": dist(become),
+                         "handed": handed,
+                         "slow_commands": len(slow), "slowest_commands": slow[:4]}
     return out
 
 
@@ -602,6 +639,7 @@ def report(args: argparse.Namespace, db: str, run: dict[str, Any]) -> dict[str, 
         "socket_close_codes_during_restart": codes,
         "socket_failed_tries_during_restart": failed_tries,
         "server_warnings_redis_pool_full": run["pool_errors"],
+        "nice": run["nice"],
         "server_logs_after_restart_start": run["logs"],
         "server_cpu_share_before": run["cpu_before"],
         "server_cpu_share_during_and_after": run["cpu"],
@@ -624,6 +662,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="seconds of play after the restart script ends")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep-logs", metavar="DIR", help="copy the servers' logs to DIR")
+    p.add_argument("--client-nice", type=int, default=10, metavar="N",
+                   help="run the clients at this niceness, the servers at 0 (10; 0: as "
+                        "started)")
     p.add_argument("--redis-pool", type=int, default=None, metavar="N",
                    help="give the processes a Redis URL with ?max_connections=N (redis-py's "
                         "pool of connections; its default is 100)")
@@ -666,7 +707,7 @@ def main(argv: list[str] | None = None) -> int:
         "benchmark": "rolling_restart",
         "options": {"tables": args.tables, "think": args.think, "warm": args.warm,
                     "before": args.before, "after": args.after, "seed": args.seed,
-                    "redis_pool": args.redis_pool},
+                    "redis_pool": args.redis_pool, "client_nice": args.client_nice},
         "servers": "two varaq serve --db postgresql+psycopg://… --redis redis://… --pid-file "
                    "RUN/{a,b}.pid (throwaway PostgreSQL with fsync off, Redis, this machine); "
                    "scripts/rolling-restart.sh RUN while the tables play",

@@ -34,15 +34,16 @@ import contextlib
 import hashlib
 import json
 import logging
+import time
 import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import metrics
 from .errors import Refusal
 
-__all__ = ["Cluster", "NoOwner", "table_key", "MOVING"]
+__all__ = ["Cluster", "NoOwner", "Stamp", "table_key", "MOVING"]
 
 log = logging.getLogger("varaq.cluster")
 
@@ -81,6 +82,17 @@ def _conninfo(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+class Stamp(NamedTuple):
+    """What the store held of a table's row when its lock was taken: enough to tell whether
+    a follower's copy is the newest (the version counts the lines; the rest are the values
+    an owner may change without a line).  ``version`` None: the row could not be read."""
+
+    version: int | None = None
+    options: Any = None
+    level: Any = None
+    rules: Any = None
+
+
 class Locks:
     """This process's advisory locks, on one PostgreSQL connection kept for them."""
 
@@ -98,25 +110,39 @@ class Locks:
             self.held.clear()
         return self._conn
 
-    async def try_own(self, table_ids: list[str]) -> set[str]:
-        """Take whichever of these tables' locks are free; the ids now held.
+    async def try_own(self, table_ids: list[str]) -> dict[str, Stamp]:
+        """Take whichever of these tables' locks are free; the ids now held, each with what the
+        store holds of its row at that moment (:class:`Stamp`).
 
         Which ids are still wanted is decided under the lock: PostgreSQL's advisory locks stack
         within a session, so two claims at once (a new table's and the heartbeat's) would
         otherwise both "win" one table, and one unlock would not free it.
+
+        The rows are read after the locks are taken, on the same connection: a leaving owner
+        releases a table's lock only once its last commit is stored, so what is read then is
+        the newest version, and a new owner whose copy is already there need not read the
+        whole table again (:func:`.replica.become_owner`).
         """
         async with self._lock:
             wanted = [t for t in table_ids if t not in self.held]
             if not wanted:
-                return set()
+                return {}
             conn = await self._connection()
             keys = [table_key(t) for t in wanted]
             cursor = await conn.execute(
                 "SELECT k, pg_try_advisory_lock(k) FROM unnest(%s::bigint[]) AS k", (keys,))
             won = {k for k, ok in await cursor.fetchall() if ok}
-            got = {t for t, k in zip(wanted, keys, strict=True) if k in won}
-            self.held |= got
-        return got
+            got = [t for t, k in zip(wanted, keys, strict=True) if k in won]
+            self.held.update(got)
+            stamps: dict[str, Stamp] = {t: Stamp() for t in got}
+            if got:
+                with contextlib.suppress(Exception):  # without stamps the table is read again
+                    cursor = await conn.execute(
+                        "SELECT id, version, options, level, rules FROM tables"
+                        " WHERE id = ANY(%s)", (got,))
+                    for table_id, version, options, level, rules in await cursor.fetchall():
+                        stamps[table_id] = Stamp(version, options, level, rules)
+        return stamps
 
     async def release(self, table_id: str) -> None:
         if table_id not in self.held:
@@ -320,7 +346,7 @@ class Cluster:
         try:
             receivers = await self.publish(
                 f"varaq:req:{table_id}",
-                {"rid": rid, "from": self.node, "op": op, "args": args},
+                {"rid": rid, "from": self.node, "op": op, "args": args, "at": time.time()},
             )
             if receivers == 0:
                 raise NoOwner(table_id)

@@ -18,8 +18,12 @@ import contextlib
 import functools
 import logging
 import secrets
+import signal
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules, RulesError
@@ -100,6 +104,8 @@ class Tables:
         self.commit_listeners: list[CommitListener] = [count_results, record_match]
         #: Set while this process stops: it takes no table and hands its own on.
         self.leaving = False
+        #: The hand-over under way, once SIGTERM or the shutdown started it.
+        self._handing: asyncio.Task[int] | None = None
 
     # -- the one way in ----------------------------------------------------------------------
 
@@ -119,6 +125,34 @@ class Tables:
         cluster.on_reconnect = self._after_redis_came_back
         await cluster.subscribe(replica.HANDOVER, self._handed_over)
         self._heartbeat = asyncio.get_running_loop().create_task(self._beat())
+        self._hand_over_at_sigterm()
+
+    def _hand_over_at_sigterm(self) -> None:
+        """Start handing the tables on the moment SIGTERM arrives, not when the web server
+        gets to the app's shutdown.
+
+        uvicorn first closes every connection and waits for the requests under way (up to
+        its graceful timeout, 5 s) and only then runs the lifespan's shutdown; with a few
+        hundred sockets closing that took 0.4-5 s, and all that time this process still owned
+        its tables while refusing new connections, so a person's action waited at the other
+        process for the hand-over to begin.  Here the handler that uvicorn installed is
+        wrapped: it still runs, and the hand-over starts beside it, so the two overlap.
+        (Only in the main thread, where signal handlers live, and only over a handler that
+        is Python code: a process that dies at SIGTERM has nothing to hand on in time.)
+        """
+        if threading.current_thread() is not threading.main_thread():
+            return
+        previous = signal.getsignal(signal.SIGTERM)
+        if not callable(previous):
+            return
+        loop = asyncio.get_running_loop()
+
+        def stopping(signum: int, frame: FrameType | None) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is already closed
+                loop.call_soon_threadsafe(self.start_hand_over)
+            previous(signum, frame)
+
+        signal.signal(signal.SIGTERM, stopping)
 
     async def _place(self, table: Table) -> None:
         """A table this process just loaded or made: its owner if the lock is free."""
@@ -147,11 +181,15 @@ class Tables:
         for table in followed:
             if table.id in won:
                 # Owner first, listener second: a request heard here finds an owner.
+                started = time.perf_counter()
                 await cluster.unsubscribe(f"varaq:ev:{table.id}")
-                await replica.become_owner(table)
+                await replica.become_owner(table, won[table.id])
+                became = time.perf_counter()
                 await cluster.subscribe(f"varaq:req:{table.id}",
                                         functools.partial(replica.handle, table))
-                log.info("table %s: owned here now", table.id)
+                log.info("table %s: owned here now", table.id, extra={
+                    "become_s": round(became - started, 3),
+                    "listen_s": round(time.perf_counter() - became, 3)})
 
     async def tell_presence(self, table: Table) -> None:
         """A follower tells the owner how many sockets it has at the table, per person."""
@@ -503,7 +541,10 @@ class Tables:
                 with contextlib.suppress(Refusal):
                     await self.get(table_id)
 
+        started = time.perf_counter()
         await asyncio.gather(*(one(t) for t in table_ids))
+        log.info("read %d tables another process is about to hand on in %.2f s",
+                 len(table_ids), time.perf_counter() - started)
         cluster = self.cluster
         if cluster is not None and not self.leaving:
             await cluster.publish(replica.HANDOVER, {"ready": True, "for": leaving,
@@ -519,9 +560,22 @@ class Tables:
         if table.role == "follower" and not len(table.fanout):
             self.forget(table_id)
 
+    def start_hand_over(self) -> asyncio.Task[int]:
+        """Begin :meth:`hand_over` on a task of its own (once: a second call returns the
+        first's task), so SIGTERM can start it while the web server still closes its
+        connections, and the shutdown that follows waits for the same hand-over."""
+        if self._handing is None:
+            self._handing = asyncio.get_running_loop().create_task(self._hand_over())
+        return self._handing
+
     async def hand_over(self) -> int:
-        """This process is stopping (SIGTERM): give each table it owns to another process, one
-        at a time, and how many it gave.
+        """This process is stopping: give each table it owns to another process (see
+        :meth:`_hand_over`; started at most once), and how many it gave."""
+        return await asyncio.shield(self.start_hand_over())
+
+    async def _hand_over(self) -> int:
+        """Give each table this process owns to another process, one at a time, and how
+        many it gave.
 
         First the other processes are asked to read the tables (``prepare``; up to
         :data:`PREPARE_WAIT` seconds, while the tables play on here).  Then each table is let
@@ -536,6 +590,8 @@ class Tables:
         self.leaving = True
         given = 0
         owned = [t for t in self._tables.values() if t.role == "owner"]
+        started = time.perf_counter()
+        log.info("handing %d tables on", len(owned))
         if owned:
             # First let another process read them (they play on here meanwhile), so that when
             # each lock is released it is taken at once by a process that already follows it.
@@ -545,6 +601,7 @@ class Tables:
             if heard > 1:  # this process hears its own message too
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._peer_ready.wait(), PREPARE_WAIT)
+        prepared = time.perf_counter()
         for table in owned:
             async with table.lock:
                 # Still listening for requests: until the next owner listens, they are
@@ -554,10 +611,14 @@ class Tables:
                 await cluster.locks.release(table.id)
             await replica.hand_on(table)
             given += 1
+        released = time.perf_counter()
         for table in owned:
             await cluster.unsubscribe(f"varaq:req:{table.id}")
         if given:
-            log.info("handed %d tables to the other processes", given)
+            log.info("handed %d tables to the other processes", given, extra={
+                "prepare_s": round(prepared - started, 3),
+                "release_s": round(released - prepared, 3),
+                "peer_ready": self._peer_ready.is_set()})
         return given
 
     async def close(self) -> None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..rules import Rules
-from .cluster import MOVING, NoOwner
+from .cluster import MOVING, NoOwner, Stamp
 from .commands import Asker, Command, kind_of, parse_command
 from .errors import Refusal
 from .journal import read_line
@@ -29,8 +30,10 @@ __all__ = ["forward", "publish", "follow", "reach", "catch_up", "become_owner", 
 
 log = logging.getLogger("varaq.service")
 
-#: Pauses before asking a table's owner again when nobody answered its channel (seconds).
-OWNER_WAITS = (0.1, 0.3, 0.6, 1.0)
+#: Pauses before asking a table's owner again when it answered "moving" or nobody listened
+#: on its channel (seconds): short, since a hand-over takes the next owner a few hundredths
+#: of a second, and a person is waiting; about 3 s in all before the person is told to retry.
+OWNER_WAITS = (0.02, 0.05, 0.05, 0.1, 0.1, 0.1, 0.2, 0.2, 0.2, 0.3, 0.3, 0.5, 0.5, 0.5)
 #: The channel on which a leaving process offers a table that no other process follows.
 HANDOVER = "varaq:handover"
 #: Waits for a follower's copy to reach a forwarded answer's version (see :func:`reach`).
@@ -43,25 +46,51 @@ async def forward(table: Table, command: Command, asker: Asker) -> Any:
     cluster = table.tables.cluster
     assert cluster is not None
     args = {"command": command.to_json(), "asker": asker.to_json()}
-    for pause in OWNER_WAITS:
-        try:
-            result, version = await cluster.request(table.id, "command", args)
-        except Refusal as e:
-            if e.status != 503 or str(e) != MOVING:
-                raise
-            # The owner is handing the table on this instant: ask the next one shortly.
-            await asyncio.sleep(pause)
-        except NoOwner:
-            await table.tables.claim([table])
+    started = time.perf_counter()
+    tries: list[str] = []
+    try:
+        for pause in OWNER_WAITS:
             if table.role != "follower":
+                # This process took the table meanwhile (its old owner handed it over here).
+                tries.append(f"{time.perf_counter() - started:.3f} owned here")
                 return await table.execute(command, asker)
-            # Another process holds the lock but is not listening yet (it is taking the
-            # table over this instant): ask again shortly.
-            await asyncio.sleep(pause)
-        else:
-            await reach(table, version)
-            return result
-    raise Refusal(503, MOVING)
+            try:
+                result, version = await cluster.request(table.id, "command", args)
+            except Refusal as e:
+                if e.status != 503 or str(e) != MOVING:
+                    tries.append(f"{time.perf_counter() - started:.3f} {e.status}")
+                    raise
+                tries.append(f"{time.perf_counter() - started:.3f} moving")
+                # The owner is handing the table on this instant: ask the next one shortly.
+                await asyncio.sleep(pause)
+            except NoOwner:
+                tries.append(f"{time.perf_counter() - started:.3f} no owner")
+                await table.tables.claim([table])
+                if table.role != "follower":
+                    tries.append(f"{time.perf_counter() - started:.3f} took it")
+                    return await table.execute(command, asker)
+                # Another process holds the lock but is not listening yet (it is taking the
+                # table over this instant): ask again shortly.
+                await asyncio.sleep(pause)
+            else:
+                tries.append(f"{time.perf_counter() - started:.3f} answered")
+                await reach(table, version)
+                return result
+        raise Refusal(503, MOVING)
+    finally:
+        _note_slow(table, "forwarded", started, tries)
+
+
+#: A forward or an owner's handling that takes longer than this (seconds) is logged, with
+#: its tries: a rolling restart's slowest waits are found this way.
+SLOW = 0.5
+
+
+def _note_slow(table: Table, what: str, started: float, tries: list[str]) -> None:
+    seconds = time.perf_counter() - started
+    if seconds > SLOW:
+        log.info("table %s: %s command took %.2f s", table.id, what, seconds,
+                 extra={"seconds": round(seconds, 3), "tries": tries})
 
 
 async def handle(table: Table, request: dict[str, Any]) -> None:
@@ -90,7 +119,10 @@ async def handle(table: Table, request: dict[str, Any]) -> None:
         if not isinstance(doc, Mapping):
             raise Refusal(400, "a forwarded command is an object")
         command = parse_command(kind_of(doc.get("kind")), doc)
+        started = time.perf_counter()
         result = await table.execute(command, Asker.from_json(args.get("asker")))
+        _note_slow(table, "an owner's forwarded", started,
+                   [f"sent {time.time() - float(request.get('at') or time.time()):.3f} s ago"])
     except Refusal as e:
         await cluster.answer(request, refusal=e)
     except Exception as e:
@@ -192,16 +224,23 @@ async def _reload(table: Table) -> None:
         table.fanout.resync_all()
 
 
-async def become_owner(table: Table) -> None:
+async def become_owner(table: Table, stamp: Stamp | None = None) -> None:
     """This process took the table's lock: catch up from the store and run it.
 
     The role changes under the table's lock, before the store is read: a request that arrives
     meanwhile waits for the lock and then finds the whole history, where before it saw a
     follower and was forwarded — to this very process, which was busy with it.
+
+    ``stamp`` is what the store held of the table's row once the lock was taken.  When this
+    copy already has that version and those values (a follower that applied every event, as
+    after a leaving process's ``prepare``), the table is not read and replayed a second time,
+    and its readers are not sent a state that tells them nothing new: at a hand-over of a
+    hundred tables that second read was most of the new owner's work.
     """
     async with table.lock:
         table.role = "owner"
-        await _reload(table)
+        if stamp is None or not _is_newest(table, stamp):
+            await _reload(table)
     if table.online is not None:
         table.online.mirror = None
         table.online.seen = set()
@@ -209,3 +248,15 @@ async def become_owner(table: Table) -> None:
         table.online.after_commit()
     table.push_presence()
     table.wake()
+
+
+def _is_newest(table: Table, stamp: Stamp) -> bool:
+    """Whether this copy is the stored table as ``stamp`` describes it (any doubt: no)."""
+    if stamp.version is None or stamp.version != table.version:
+        return False
+    info = table.info
+    try:
+        same_rules = stamp.rules == info.rules.to_spec()
+    except Exception:
+        return False
+    return same_rules and stamp.level == info.level and dict(stamp.options or {}) == info.options
