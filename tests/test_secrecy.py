@@ -363,6 +363,8 @@ def _probe(scan: Scan, person: Person, seat: int | None, tid: str, code: str) ->
     post("/api/tables/join", {"code": code})  # their own seat again, or "this table is full"
     post(f"/api/games/{tid}/start")
     post(f"/api/games/{tid}/configure", {"rules": "classic"})
+    post(f"/api/games/{tid}/listing", {"listing": "public"})  # the host's, before the start
+    get("/api/live")
     post(f"/api/games/{tid}/seat", {"seat": "E", "to": "bot"})  # East is a computer already
     post(f"/api/games/{tid}/again")
     post(f"/api/games/{tid}/phrase", {"phrase": "hello"})
