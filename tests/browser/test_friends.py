@@ -64,7 +64,9 @@ def wait_for_note(page: Page, title: str, patience: float = 30.0) -> None:
 
 
 def fits(page: Page, selector: str) -> None:
-    """``selector`` is in view, within the window, and the page does not scroll sideways."""
+    """``selector``, scrolled to, lies within the window, and the page does not scroll
+    sideways."""
+    page.locator(selector).scroll_into_view_if_needed()
     box = page.locator(selector).bounding_box()
     size = page.viewport_size
     assert box is not None and size is not None
@@ -141,7 +143,7 @@ def test_a_friend_sees_you_online_and_your_invitation_brings_them_to_the_table(
 def test_a_blocked_person_is_kept_off_the_table(
     browser: Browser, console: Console, people: list[BrowserContext], server: Any,
 ) -> None:
-    cy = person(browser, console, people)
+    cy = person(browser, console, people, viewport=SMALL_PHONE)
     cy_name = fresh_name("Cy")
     sign_up(cy, server.base, cy_name)
     ana = person(browser, console, people)
@@ -151,6 +153,11 @@ def test_a_blocked_person_is_kept_off_the_table(
     panel.get_by_role("button", name="Block").click()
     expect(panel.locator("#friends-note")).to_have_text(f"You blocked {cy_name}.")
     expect(panel.locator(".friends-blocked summary")).to_have_text("Blocked players (1)")
+    ana.get_by_role("link", name="Your profile and matches").click()
+    own = ana.get_by_role("region", name="Friends")
+    expect(own.locator(".friends-blocked summary")).to_have_text("Blocked players (1)")
+    fits(ana, "#friends")
+    ana.go_back()
     open_table(ana, level="Easy", fill_bots=True)
     code = ana.locator("#waiting-code").inner_text().strip()
     console.allow("status of 403")  # the refused join, as the browser logs it

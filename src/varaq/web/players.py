@@ -251,11 +251,20 @@ def profile_page(request: Request, doc: dict[str, Any], page: int) -> HTMLRespon
              _stats_html("Online matches", stats["online"])]
     if doc["own"]:
         parts.append(_stats_html("Single player and daily", stats["single"]))
+        parts.append(_friends_html(request))
     else:
         parts.append('<p class="muted">Private tables are shown only to the people who sat '
                      'there.</p>')
     parts.append(_history_html(doc, page, profiles.HISTORY_PAGE))
     return _page(request, name, "\n".join(parts))
+
+
+def _friends_html(request: Request) -> str:
+    """The Friends panel's place on one's own profile: ``friendspage.js`` fills it."""
+    prefix = f"/static/{request.app.state.static_hash}/"
+    return (f'<link rel="stylesheet" href="{prefix}friends.css">'
+            '<section class="friends" id="friends" hidden></section>'
+            f'<script type="module" src="{prefix}friendspage.js"></script>')
 
 
 def _refusal_page(request: Request, refusal: Refusal) -> HTMLResponse:

@@ -480,7 +480,8 @@ async function sendInvite(name, table, note) {
 function buildPanel(root) {
   if (root.dataset.built) return;
   root.dataset.built = "1";
-  const heading = el("h3", "", "Friends");
+  // A section of its own on the profile page; a part of the online box on the home page.
+  const heading = el(root.closest(".player-page") ? "h2" : "h3", "", "Friends");
   heading.id = "friends-title";
   root.setAttribute("aria-labelledby", "friends-title");
   const form = el("form", "friends-form");
