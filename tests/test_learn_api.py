@@ -66,7 +66,8 @@ def test_the_lessons_are_listed_in_order(client: TestClient) -> None:
 
 def test_a_lesson_is_the_learners_view_of_its_position(client: TestClient) -> None:
     doc = client.get("/api/lessons/follow-suit").json()
-    assert (doc["number"], doc["of"], doc["previous"], doc["next"]) == (1, len(LESSONS), None, "cut")
+    assert (doc["number"], doc["of"], doc["previous"], doc["next"]) == (
+        1, len(LESSONS), None, "cut")
     view = doc["view"]
     assert view["seat"] == "S" and view["turn"] == "S"
     assert sorted(view["legal"]) == ["2H", "7H", "AH"]
@@ -278,6 +279,36 @@ async def one_review_per_client_and_a_cap_on_the_server() -> None:
     assert second.review.stopped.endswith("needs a faster solver")
     cached = reviews.start(facts[1], "10.0.0.2", [1])
     assert cached.status == "done" and cached.review is second.review
+    await reviews.close()
+
+
+def test_the_first_trick_is_shown_before_the_whole_hand_is_done() -> None:
+    run_async(first_trick_before_the_whole_hand())
+
+
+async def first_trick_before_the_whole_hand() -> None:
+    # The compiled solver (the default): the review goes forward, trick by trick.
+    pool = HeldExecutor()
+    reviews = Reviews(Limits(), executor=pool)
+    facts = HandFacts.from_game(attempt(next(x for x in LESSONS if x.id == "scoring"),
+                                        "KC").game, 1)
+    job = reviews.start(facts, "10.0.0.3", [1])
+    await settle()
+    assert job.to_json()["review"]["tricks_priced"] == 0
+    pool.release()  # the first step only: the other steps wait in the pool
+    await settle()
+    doc = job.to_json()
+    assert doc["status"] == "running" and doc["progress"]["done"] == 1
+    first, second = doc["review"]["tricks"][0], doc["review"]["tricks"][1]
+    assert all(card["kind"] == "tricks" and card["caption"] for card in first["cards"])
+    assert not any("kind" in card for card in second["cards"])
+    assert doc["review"]["tricks_priced"] == 1 and doc["review"]["par"] is None
+    while job.status == "running":
+        pool.release()
+        await settle()
+    doc = job.to_json()
+    assert doc["status"] == "done" and doc["review"]["tricks_priced"] == 13
+    assert doc["review"]["from_trick"] == 1 and doc["review"]["par"] is not None
     await reviews.close()
 
 

@@ -9,9 +9,10 @@ import pytest
 
 from varaq import Game
 from varaq.bots.normal import NormalBot
-from varaq.cards import parse_card, parse_hand
+from varaq.cards import card_unicode, parse_card, parse_hand
 from varaq.lessons import LESSONS, attempt
 from varaq.review import (
+    SIDE_WORDS,
     HandFacts,
     HandSolvers,
     Review,
@@ -23,6 +24,7 @@ from varaq.review import (
     reviewable_hands,
     run_step,
 )
+from varaq.seats import SEAT_NAMES
 from varaq.solver import default_backend, game_card_values
 
 SCORING = next(lesson for lesson in LESSONS if lesson.id == "scoring")
@@ -107,7 +109,7 @@ def test_a_whole_deal_of_one_suit_each_is_priced_to_the_first_trick_with_par() -
         "seat": "N", "card": "2S", "kind": "tricks", "value": 13, "best": 13,
         "best_cards": ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS",
                        "AS"],
-        "flag": "", "text": "", "nil_seat": None,
+        "flag": "", "text": "", "nil_seat": None, "caption": "13 tricks",
     }
     assert all(t["winner"] == "N" for t in doc["tricks"])
 
@@ -126,6 +128,71 @@ def nil_hand() -> Game:
     raise AssertionError("no nil in 200 deals")
 
 
+def test_a_nil_card_shows_its_verdict_and_its_sides_tricks() -> None:
+    game = nil_hand()
+    facts = HandFacts.from_game(game, 1)
+    review = review_hand(facts, bids=False)
+    assert len(review.priced) == 52
+    nil_cards = [p for p in review.priced.values() if p.kind == "nil"]
+    assert nil_cards, "North's nil is alive at the first lead"
+    every = positions(facts)
+    exact = HandSolvers(False)
+    for p in nil_cards:
+        pos = every[p.index]
+        # The side's tricks are the trick solver's count, as for a card judged on tricks.
+        side = p.seat & 1
+        counts = exact.values(pos, side, -1, None)
+        won = pos.taken[side] + pos.taken[side + 2]
+        assert (p.tricks, p.tricks_best) == (won + counts[p.card], won + max(counts.values()))
+        # The yes-or-no verdicts agree with every card's exact count of forced tricks.
+        assert p.nil_seat is not None
+        forced = exact.values(pos, 1 - (p.nil_seat & 1), p.nil_seat, None)
+        ours = side == (p.nil_seat & 1)
+        assert p.value == int(forced[p.card] > 0)
+        assert p.best == int((min if ours else max)(forced.values()) > 0)
+        # Both under the card: the verdict, then the tricks.
+        name = SEAT_NAMES[p.nil_seat]
+        verdict, count = p.caption().split(" · ")
+        assert name in verdict and "nil" in verdict
+        assert verdict == (f"keeps {name}'s nil safe" if ours and not p.value
+                           else f"{name}'s nil is safe" if not p.value
+                           else f"{name}'s nil can be set")
+        tricks = "a trick" if p.tricks == 1 else f"{p.tricks} tricks"
+        assert count.startswith(f"{tricks} for {SIDE_WORDS[side]}")
+        if p.tricks_best != p.tricks:
+            assert count.endswith(f"(best {p.tricks_best})")
+        assert p.flag in ("", "??"), "a card judged on a nil is never flagged for its tricks"
+        doc = p.to_json()
+        assert doc["caption"] == p.caption() and doc["tricks"] == p.tricks
+    # The summary counts exactly the flags the cards show: no "?" for a nil-judged card.
+    summary = review.to_json()
+    shown = [c for t in summary["tricks"] for c in t["cards"] if c.get("flag")]
+    assert summary["flags"] == {"?": sum(c["flag"] == "?" for c in shown),
+                                "??": sum(c["flag"] == "??" for c in shown)}
+    assert not [c for c in shown if c["flag"] == "?" and c["kind"] == "nil"]
+    assert summary["nil_cards"] == len(nil_cards) and summary["tricks_priced"] == 13
+
+
+def test_a_card_that_loses_a_nil_names_one_that_kept_it() -> None:
+    for seed in range(40):
+        game = Game("classic", seed=seed, dealer=seed % 4)
+        game.deal()
+        bot = NormalBot()
+        rng = random.Random(seed)
+        while game.phase_name in ("bid", "play"):
+            game.apply(bot.act(game.view(game.turn), rng))
+        if 0 not in game.log[-1].bids:
+            continue
+        review = review_hand(HandFacts.from_game(game, 1), bids=False)
+        lost = [p for p in review.priced.values() if p.kind == "nil" and p.flag]
+        for p in lost:
+            assert p.flag == "??" and p.best_cards and p.card not in p.best_cards
+            assert any(card_unicode(c) in p.text for c in p.best_cards), p.text
+        if lost:
+            return
+    raise AssertionError("no nil lost by a card in 40 deals")
+
+
 def test_cards_played_while_a_nil_is_alive_are_judged_on_the_nil() -> None:
     game = nil_hand()
     facts = HandFacts.from_game(game, 1)
@@ -139,10 +206,25 @@ def test_cards_played_while_a_nil_is_alive_are_judged_on_the_nil() -> None:
                 assert p.flag == "??" and "nil" in p.text
 
 
+def test_with_the_compiled_solver_steps_go_from_the_first_trick_on() -> None:
+    facts = HandFacts.from_game(finished("KC"), 1)
+    steps = plan(facts)
+    assert steps == plan(facts, forward=True)
+    assert steps[0] == Step("price", 0, 3, forward=True)
+    assert steps[1] == Step("bids")
+    assert steps[2] == Step("price", 4, 7, forward=True)
+    assert steps[-2:] == [Step("price", 48, 51, forward=True), Step("par")]
+    covered = [i for s in steps if s.kind == "price" for i in range(s.first, s.last + 1)]
+    assert covered == list(range(52))
+    # A step prices its trick's cards in the order they were played.
+    result = run_step(facts, steps[0])
+    assert [p.index for p in result.prices] == [0, 1, 2, 3] and not result.stopped
+
+
 def test_steps_go_from_the_last_tricks_back_to_the_first() -> None:
     game = finished("KC")
     facts = HandFacts.from_game(game, 1)
-    steps = plan(facts)
+    steps = plan(facts, forward=False)
     assert steps[0] == Step("price", 32, 51)
     assert steps[1] == Step("bids")
     assert steps[-2:] == [Step("price", 0, 3), Step("par")]

@@ -12,8 +12,10 @@ legal card.  The card played is compared with the best card at that moment:
 each with one sentence ("Leading the A♠ gives up a trick: with the 7♥ North-South take 9,
 not 8").  While a nil is still alive the tricks are not what the nil bidder and the defence play
 for (a partner overtakes to cover, a defender ducks to leave the nil bidder on lead), so those
-cards are judged on the nil alone, as ``varaq analyse`` does: could the defence still force a
-trick on the nil bidder before the card, and after it?
+cards are judged on the nil, as ``varaq analyse`` does: could the defence still force a
+trick on the nil bidder before the card, and after it?  Those cards also carry the tricks their
+side ends with, so a reader sees what covering or ducking cost in tricks; but they are never
+flagged ``?`` for it, and the review's count of ``?`` plays counts only cards judged on tricks.
 
 Beside the cards: the hand's **par** (how many tricks each side takes when all four play
 perfectly from the first lead) and a **judgement of each bid**: what the Hard computer player
@@ -26,12 +28,20 @@ blind nil exchange in which a card may go to the partner and straight back — w
 won each trick.  ``varaq analyse`` reads its positions from the same replay.
 
 A review is a post-mortem with every card face up, which is why the web table offers one only
-for a hand that is over.  It costs a solve per card: with the Python solver positions of more
-than about eight cards a hand take seconds each, so the review is built in **steps** (see
-:func:`plan`): the last tricks first, then the bids, then earlier tricks one at a time and
-last par, each step under a node limit.  A web job runs the steps in a worker process, shows what is
-priced so far, and stops where the solver cannot go within its limits; with a faster solver the
-same steps simply reach the first trick, and par.
+for a hand that is over.  It costs a solve per card, so the review is built in **steps** (see
+:func:`plan`), each under a node limit, and a web job runs them in a worker process and shows
+what is priced so far.  With the compiled solver a whole hand takes a few seconds, and the
+steps go forward: the first trick, the bids, each later trick, par, so the page shows the first
+tricks while the rest is solved.  With the Python solver positions of more than about eight
+cards a hand take seconds each, so the steps go backward instead: the last tricks first, then
+the bids, then earlier tricks one at a time and last par, stopping where the solver cannot go.
+
+What keeps a whole hand fast: one solver per objective for the whole hand, so its table of
+solved positions carries over from card to card (the position after a card is the next card's
+position); equivalent cards searched once (the solver's runs); and a nil judged by two
+yes-or-no searches, "can the defence force a trick on the nil bidder?" before the card and
+after it, instead of every legal card's exact count: each card's count is only searched for the
+rare card that lost the nil, to name one that kept it.
 
 >>> from varaq import Game
 >>> g = Game("varaq", seed=4, dealer=0)
@@ -61,18 +71,18 @@ from .events import TrickResult
 from .rules import Rules
 from .scoring import HandScore
 from .seats import SEAT_LETTERS, SEAT_NAMES
-from .solver import Solver, SolverLimit, card_values
+from .solver import Solver, SolverLimit, card_values, default_backend
 from .view import View, hand_score_json
 
 __all__ = [
     "HandFacts", "HandSolvers", "Position", "Replay", "CardPrice", "BidJudgement", "Step",
     "StepResult", "Review", "replay", "positions", "hand_actions", "price", "plan", "run_step",
-    "review_hand", "reviewable_hands", "REVIEW_VERSION", "SIDE_WORDS",
+    "review_hand", "reviewable_hands", "forward_review", "REVIEW_VERSION", "SIDE_WORDS",
 ]
 
 #: Changes whenever the review's judgement changes, so cached reviews of an older kind are not
 #: served as new ones.
-REVIEW_VERSION = 2
+REVIEW_VERSION = 3
 #: The sides as a sentence names them.
 SIDE_WORDS = ("North-South", "East-West")
 #: Layouts the Hard player tries for each bid it is asked to judge: a fixed number, so that the
@@ -296,7 +306,11 @@ class CardPrice:
     ``kind`` ``"tricks"``: ``value`` and ``best`` are the tricks the player's side ends the
     hand with (those already won plus perfect play from here) after the card played and after
     the best card.  ``kind`` ``"nil"``: the position had a live nil (``nil_seat``), and they
-    are the tricks the defence can force on the nil bidder from here (0: the nil is safe).
+    say whether the defence can still force a trick on the nil bidder (1) or not (0: the nil
+    is safe), after the card played and after the best card for the player's side; ``tricks``
+    and ``tricks_best`` are then the side's tricks as for ``"tricks"``, shown but not flagged.
+    For a nil, ``best_cards`` is filled in only when the card played lost the nil (it names a
+    card that kept it); otherwise the card played was one of the best.
     """
 
     index: int
@@ -312,9 +326,31 @@ class CardPrice:
     flag: str = ""
     text: str = ""
     nil_seat: int | None = None
+    tricks: int | None = None
+    tricks_best: int | None = None
+
+    def caption(self) -> str:
+        """The few words under the card: its side's tricks, and for a live nil its verdict
+        first ("keeps West's nil safe · 7 tricks for East-West")."""
+        if self.kind != "nil":
+            return _tricks(self.value) if self.value == self.best else (
+                f"{self.value} (best {self.best})")
+        assert self.nil_seat is not None and self.tricks is not None
+        name = SEAT_NAMES[self.nil_seat]
+        ours = (self.seat & 1) == (self.nil_seat & 1)
+        if ours:
+            verdict = (f"keeps {name}'s nil safe" if not self.value
+                       else f"{name}'s nil can be set")
+        else:
+            verdict = (f"{name}'s nil can be set" if self.value
+                       else f"{name}'s nil is safe")
+        count = f"{_tricks(self.tricks)} for {SIDE_WORDS[self.seat & 1]}"
+        if self.tricks_best is not None and self.tricks_best != self.tricks:
+            count += f" (best {self.tricks_best})"
+        return f"{verdict} · {count}"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc = {
             "seat": SEAT_LETTERS[self.seat],
             "card": card_text(self.card),
             "kind": self.kind,
@@ -324,7 +360,12 @@ class CardPrice:
             "flag": self.flag,
             "text": self.text,
             "nil_seat": None if self.nil_seat is None else SEAT_LETTERS[self.nil_seat],
+            "caption": self.caption(),
         }
+        if self.kind == "nil":
+            doc["tricks"] = self.tricks
+            doc["tricks_best"] = self.tricks_best
+        return doc
 
 
 class HandSolvers:
@@ -357,6 +398,22 @@ class HandSolvers:
                 pos.hands, pos.leader, pos.trick, pos.broken, self.jokers, side,
                 first_trick_two_clubs=pos.two_clubs, solver=solver,
             )
+        finally:
+            solver.node_limit = None
+
+    def nil_open(self, pos: Position, nil_seat: int, card: int | None,
+                 nodes: int | None) -> bool:
+        """Whether the defence can force a trick on ``nil_seat`` from ``pos`` (``card`` None)
+        or once ``card`` is played: one yes-or-no search, within ``nodes`` more nodes."""
+        solver = self.get(1 - (nil_seat & 1), nil_seat)
+        solver.node_limit = None if nodes is None else solver.nodes + nodes
+        args = (pos.hands, pos.leader, pos.trick, pos.broken)
+        try:
+            if card is None and pos.two_clubs and not pos.trick:
+                card = pos.card  # the 2♣ is the only lead: the position is worth its card
+            if card is None:
+                return solver.at_least(*args, 1)
+            return solver.at_least_after(*args, card, 1)
         finally:
             solver.node_limit = None
 
@@ -399,22 +456,28 @@ def price(facts: HandFacts, pos: Position, solvers: HandSolvers,
 
 def _price_nil(facts: HandFacts, pos: Position, solvers: HandSolvers, live: list[int],
                nodes: int | None) -> CardPrice:
-    """Judge the card on the live nils alone (see the module docstring)."""
+    """Judge the card on the live nils (see the module docstring), with its side's tricks."""
+    side = pos.seat & 1
+    values = solvers.values(pos, side, -1, nodes)
+    won = pos.taken[side] + pos.taken[side + 2]
+    tricks, tricks_best = won + values[pos.card], won + max(values.values())
     first: CardPrice | None = None
     for nil_seat in live:
-        defence = 1 - (nil_seat & 1)
-        values = solvers.values(pos, defence, nil_seat, nodes)
-        ours = (pos.seat & 1) == (nil_seat & 1)
-        # The nil's side wants the fewest tricks forced on the nil bidder, the defence the most.
-        best = min(values.values()) if ours else max(values.values())
-        best_cards = tuple(sorted(c for c, v in values.items() if v == best))
-        played = values[pos.card]
-        price = CardPrice(pos.index, pos.seat, pos.card, "nil", played, best, best_cards,
-                          nil_seat=nil_seat)
-        lost = (best == 0 and played > 0) if ours else (best > 0 and played == 0)
+        ours = side == (nil_seat & 1)
+        # The position's verdict is the best the player to move can do: with the nil's side to
+        # move, "open" only if every card leaves it open; with the defence, if any card does.
+        could = int(solvers.nil_open(pos, nil_seat, None, nodes))
+        can = int(solvers.nil_open(pos, nil_seat, pos.card, nodes))
+        lost = (not could and can) if ours else (could and not can)
+        price = CardPrice(pos.index, pos.seat, pos.card, "nil", can, could, (),
+                          nil_seat=nil_seat, tricks=tricks, tricks_best=tricks_best)
         if lost:
-            return _with(price, "??", _nil_words(pos, nil_seat, ours,
-                                                 _closest(best_cards, pos.card)))
+            # Rare: only now is each card's count searched, to name one that kept the verdict.
+            counts = solvers.values(pos, 1 - (nil_seat & 1), nil_seat, nodes)
+            best_cards = tuple(sorted(c for c, v in counts.items() if bool(v) == bool(could)))
+            price = _with(price, "??", _nil_words(pos, nil_seat, ours,
+                                                  _closest(best_cards, pos.card)))
+            return _with_best(price, best_cards)
         if first is None:
             first = price
     assert first is not None
@@ -423,7 +486,14 @@ def _price_nil(facts: HandFacts, pos: Position, solvers: HandSolvers, live: list
 
 def _with(price: CardPrice, flag: str, text: str) -> CardPrice:
     return CardPrice(price.index, price.seat, price.card, price.kind, price.value, price.best,
-                     price.best_cards, flag, text, price.nil_seat)
+                     price.best_cards, flag, text, price.nil_seat, price.tricks,
+                     price.tricks_best)
+
+
+def _with_best(price: CardPrice, best_cards: tuple[int, ...]) -> CardPrice:
+    return CardPrice(price.index, price.seat, price.card, price.kind, price.value, price.best,
+                     best_cards, price.flag, price.text, price.nil_seat, price.tricks,
+                     price.tricks_best)
 
 
 def _closest(cards: Iterable[int], played: int) -> int:
@@ -539,12 +609,13 @@ def judge_bids(facts: HandFacts, samples: int = HARD_SAMPLES) -> tuple[BidJudgem
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One piece of a review: ``"price"`` the positions ``first``..``last`` (latest first),
-    ``"bids"`` or ``"par"``."""
+    """One piece of a review: ``"price"`` the positions ``first``..``last`` (latest first,
+    or earliest first when ``forward``), ``"bids"`` or ``"par"``."""
 
     kind: str
     first: int = 0
     last: int = 0
+    forward: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -557,11 +628,28 @@ class StepResult:
     stopped: str = ""
 
 
-def plan(facts: HandFacts, first_cards: int = FIRST_CARDS) -> list[Step]:
-    """The review's steps in order: the last ``first_cards`` tricks, the bids, each earlier
+def forward_review() -> bool:
+    """Whether reviews go from the first trick on: when the compiled solver prices a whole
+    hand in seconds.  The Python solver goes back from the last trick, as far as it can."""
+    return default_backend() == "c"
+
+
+def plan(facts: HandFacts, first_cards: int = FIRST_CARDS,
+         forward: bool | None = None) -> list[Step]:
+    """The review's steps in order.
+
+    Forward (the default with the compiled solver): the first trick, the bids, each later
+    trick, par; so a reader sees the first tricks priced while the rest is being solved.
+
+    Backward (the Python solver's way): the last ``first_cards`` tricks, the bids, each earlier
     trick from the latest back to the first, and par.  Par comes last because it is the
     hardest position of all: a solver that cannot price the first tricks cannot solve it
     either, and one that can finds most of it already in its table."""
+    if forward is None:
+        forward = forward_review()
+    if forward:
+        tricks = [Step("price", 4 * t, 4 * t + 3, forward=True) for t in range(13)]
+        return [tricks[0], Step("bids"), *tricks[1:], Step("par")]
     steps = [Step("price", 52 - 4 * first_cards, 51), Step("bids")]
     for trick in range(12 - first_cards, -1, -1):
         steps.append(Step("price", 4 * trick, 4 * trick + 3))
@@ -572,8 +660,9 @@ def plan(facts: HandFacts, first_cards: int = FIRST_CARDS) -> list[Step]:
 def run_step(facts: HandFacts, step: Step, solvers: HandSolvers | None = None,
              nodes: int | None = POSITION_NODES) -> StepResult:
     """Do one step (in a worker process on the web server).  A position beyond ``nodes``
-    search nodes ends the step early, with the prices found so far and ``stopped`` said; par
-    may take :data:`PAR_FACTOR` times as many."""
+    search nodes ends the step early, with the prices found so far and ``stopped`` said (a
+    forward step goes on with the trick's later cards, which are easier); par may take
+    :data:`PAR_FACTOR` times as many."""
     if step.kind == "bids":
         return StepResult(step, bids=judge_bids(facts))
     if step.kind == "par":
@@ -587,14 +676,17 @@ def run_step(facts: HandFacts, step: Step, solvers: HandSolvers | None = None,
     solvers = solvers or HandSolvers(facts.rules.jokers)
     every = positions(facts)
     prices: list[CardPrice] = []
-    for index in range(step.last, step.first - 1, -1):
+    stopped = ""
+    order = (range(step.first, step.last + 1) if step.forward
+             else range(step.last, step.first - 1, -1))
+    for index in order:
         try:
             prices.append(price(facts, every[index], solvers, nodes))
         except SolverLimit:
-            trick = index // 4 + 1
-            return StepResult(step, tuple(prices),
-                              stopped=f"trick {trick} needs a faster solver")
-    return StepResult(step, tuple(prices))
+            stopped = f"trick {index // 4 + 1} needs a faster solver"
+            if not step.forward:
+                break
+    return StepResult(step, tuple(prices), stopped=stopped)
 
 
 # -- a whole review --------------------------------------------------------------------------
@@ -620,8 +712,13 @@ class Review:
         if result.step.kind == "par":
             self.par = result.par
             self.par_stopped = result.stopped
-        elif result.stopped:
+        elif result.stopped and not self.stopped:
             self.stopped = result.stopped
+
+    @property
+    def tricks_priced(self) -> int:
+        """How many tricks have all four cards priced, wherever they are in the hand."""
+        return sum(all(4 * t + i in self.priced for i in range(4)) for t in range(13))
 
     @property
     def first_trick(self) -> int | None:
@@ -649,6 +746,8 @@ class Review:
                 cards.append(doc)
             tricks.append({"leader": SEAT_LETTERS[done.leader], "cards": cards,
                            "winner": SEAT_LETTERS[done.winner]})
+        # Exactly the flags the cards show: a card judged on a live nil is flagged only for
+        # the nil (``??``), never ``?`` for its tricks.
         flags = [p for p in self.priced.values() if p.flag]
         return {
             "hand": f.number,
@@ -667,6 +766,8 @@ class Review:
             "par": None if self.par is None else {"NS": self.par[0], "EW": self.par[1]},
             "bids": None if self.bids is None else [b.to_json() for b in self.bids],
             "priced": len(self.priced),
+            "tricks_priced": self.tricks_priced,
+            "nil_cards": sum(p.kind == "nil" for p in self.priced.values()),
             "from_trick": self.first_trick,
             "flags": {"?": sum(p.flag == "?" for p in flags),
                       "??": sum(p.flag == "??" for p in flags)},
@@ -688,6 +789,6 @@ def review_hand(facts: HandFacts, *, cards: int = 13, bids: bool = True,
             continue
         result = run_step(facts, step, solvers, nodes)
         review.add(result)
-        if result.stopped and step.kind == "price":
+        if result.stopped and step.kind == "price" and not step.forward:
             break
     return review

@@ -5,10 +5,11 @@ seconds each with the Python solver, so it never runs on the event loop:
 
 - one worker process, started with the first review, does the solving; the computer players
   have their own pool, so a long review never makes a table wait for its Hard player;
-- a job runs the review's steps (:func:`varaq.review.plan`: the last tricks, the bids, par,
-  then trick after trick back to the first) one at a time, and keeps what each step priced, so
-  a client polling the job sees the review fill in; jobs of different clients take turns at
-  every step;
+- a job runs the review's steps (:func:`varaq.review.plan`: with the compiled solver the first
+  trick, the bids, each later trick and par; with the Python one from the last tricks back) one
+  at a time, and keeps what each step priced, so a client polling the job sees the review fill
+  in, trick by trick, from the first trick on; jobs of different clients take turns at every
+  step;
 - each client address has one review running at a time (a new one replaces it), the server at
   most ``reviews_running``, and each stops after ``review_seconds`` where it has got to;
 - a finished review is kept under its hand's key (:attr:`HandFacts.key`): a finished hand never
@@ -151,16 +152,22 @@ class Reviews:
     async def _run(self, job: Job) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.limits.review_seconds
+        out_of_time = False
         try:
-            for step in plan(job.facts):
-                # Once the time has run out or a trick was beyond the solver, the solving stops;
-                # the bids are still judged (four decisions of the Hard player, each bounded by
-                # its fixed number of layouts).
-                if loop.time() > deadline and not job.review.stopped:
-                    job.review.stopped = (
+            steps = plan(job.facts)
+            forward = any(step.forward for step in steps)
+            for step in steps:
+                # Once the time has run out the solving stops, and so it does going backward
+                # once a trick was beyond the solver (a forward review goes on to the later,
+                # easier tricks); the bids are still judged (four decisions of the Hard player,
+                # each bounded by its fixed number of layouts).
+                if loop.time() > deadline and not out_of_time:
+                    out_of_time = True
+                    job.review.stopped = job.review.stopped or (
                         f"the review's {self.limits.review_seconds:.0f} seconds ran out"
                     )
-                if job.review.stopped and step.kind != "bids":
+                beyond = job.review.stopped and not forward
+                if (out_of_time or beyond) and step.kind != "bids":
                     job.done += 1
                     continue
                 result = await loop.run_in_executor(

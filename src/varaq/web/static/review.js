@@ -1,5 +1,5 @@
 // The hand review page: open a game record (or arrive from a table with ?table=…&hand=…), ask
-// the server for a review, and show it filling in as the solver works back from the last trick.
+// the server for a review, and show it filling in trick by trick as the solver works.
 //
 // Every number and sentence comes from the server's review; this page only lays it out (and
 // lists each hand's cards before a trick, which is the deal less the cards already played).
@@ -99,11 +99,12 @@ function drawProgress(job) {
   const bar = $("#progress-bar");
   bar.max = steps;
   bar.value = done;
-  const priced = review.from_trick ? `tricks ${review.from_trick} to 13 priced` : "no trick priced yet";
+  const count = review.tricks_priced;
+  const priced = count ? `${count} of 13 tricks priced` : "no trick priced yet";
   let words;
   if (job.status === "running") {
-    words = `Solving, from the last trick back: ${priced}.`;
-  } else if (review.from_trick === 1) {
+    words = `Solving, trick by trick: ${priced}.`;
+  } else if (count === 13) {
     words = "Every card is priced.";
   } else {
     words = `Done: ${priced}.`;
@@ -151,14 +152,21 @@ function drawReview(review) {
       : "being worked out…"}`;
   const one = review.flags["?"];
   const two = review.flags["??"];
-  $("#review-flags").textContent = one || two
+  let flags = one || two
     ? `${plural(one, "play")} gave up a trick (?), ${plural(two, "play")} cost the contract or a nil (??).`
     : review.priced ? "No card priced so far cost a trick." : "";
+  if (review.nil_cards) {
+    // The count above is of the flags shown: a card played while a nil was alive is judged on
+    // the nil, so its tricks are shown under it but never counted as a "?".
+    flags += ` ${plural(review.nil_cards, "card")} played while a nil was alive ${
+      review.nil_cards === 1 ? "is" : "are"} judged on the nil; their tricks are shown, not flagged.`;
+  }
+  $("#review-flags").textContent = flags.trim();
   drawBids(review);
   const stopped = $("#review-stopped");
   stopped.hidden = !review.stopped;
   stopped.textContent = review.stopped
-    ? `The solver stopped: ${review.stopped}. The tricks before that are shown without prices.` : "";
+    ? `The solver stopped: ${review.stopped}. Cards it did not reach are shown without prices.` : "";
   drawTricks(review);
 }
 
@@ -213,13 +221,8 @@ function holdingLine(seat, cards) {
 }
 
 function priceWords(card) {
-  if (card.kind === "nil") {
-    return card.value ? `${SEAT_NAMES[card.nil_seat]}'s nil can be set` : `${SEAT_NAMES[card.nil_seat]}'s nil is safe`;
-  }
-  if (card.kind === "tricks") {
-    return card.value === card.best ? `${plural(card.value, "trick")}` : `${card.value} (best ${card.best})`;
-  }
-  return "";
+  // The server words it: for a live nil the verdict and the side's tricks, else the tricks.
+  return card.caption || "";
 }
 
 function drawTricks(review) {
