@@ -48,7 +48,7 @@ from ..service.store import Store, default_db_url
 from . import accounts, daily, friends, games, learn, online, pages, players, sockets
 from .security import SecurityHeaders
 from .sessions import Sessions
-from .static import CachedStatic, content_hash, serve_page
+from .static import CachedStatic, content_hash, pwa_routes, serve_page
 
 __all__ = ["create_app", "STATIC_DIR", "RequestContext"]
 
@@ -276,6 +276,7 @@ def create_app(
         *daily.routes,
         *players.routes,
         *friends.routes,
+        *pwa_routes,
         Mount(f"/static/{static_hash}", CachedStatic(directory=static, immutable=True)),
         Mount("/static", CachedStatic(directory=static, immutable=False), name="static"),
     ]

@@ -6,20 +6,28 @@ a year without asking again; a new release has a new hash.  The HTML pages are s
 ``no-cache`` (always checked) and name the hashed folder, and the scripts import each other by
 relative paths, so a whole page loads from one consistent set of files.  Plain ``/static/…``
 still works (revalidated each time) for links from outside.
+
+The installed app (a phone's home screen) adds ``/sw.js``, the service worker, whose cache is
+named after this build, and ``/offline.html``, the page it shows without a connection.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-__all__ = ["content_hash", "CachedStatic", "serve_page"]
+from .. import __version__
+
+__all__ = ["content_hash", "CachedStatic", "serve_page", "pwa_routes", "shell_files"]
 
 
 def content_hash(folder: Path) -> str:
@@ -62,3 +70,58 @@ def serve_page(request: Request, name: str) -> Response:
     prefix = f"/static/{request.app.state.static_hash}/"
     html = html.replace('"/static/', f'"{prefix}')
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+
+
+# -- the installed app: the service worker and the offline page ------------------------------
+
+#: Files of the static folder the service worker keeps for the app to open without waiting:
+#: the styles, scripts, icons and the manifest (the pages themselves always come fresh).
+SHELL_SUFFIXES = (".css", ".js", ".svg", ".png", ".webmanifest")
+#: The line of ``sw.js`` the server rewrites with this build's cache name and shell.
+_BUILD_LINE = re.compile(r"^const BUILD = .*;$", re.MULTILINE)
+
+
+def shell_files(folder: Path, static_hash: str) -> list[str]:
+    """The app shell's addresses: the offline page, and every static file the pages load,
+    under the hashed prefix (which never changes meaning, so a cached copy is never stale)."""
+    names = sorted(
+        p.relative_to(folder).as_posix() for p in folder.rglob("*")
+        if p.is_file() and p.suffix in SHELL_SUFFIXES and p.name != "sw.js"
+    )
+    return ["/offline.html", *(f"/static/{static_hash}/{name}" for name in names)]
+
+
+async def service_worker(request: Request) -> Response:
+    """``/sw.js``: the service worker, with this deploy's cache name written in.
+
+    The name joins Varaq's version and the static files' hash, so a deploy that changes any
+    file installs a new worker, which fills a new cache and deletes the old one.  Served from
+    the root (its scope is the whole site) and never cached, so a browser sees a new build on
+    its next visit.
+    """
+    static: Path = request.app.state.static_dir
+    source = static / "sw.js"
+    if not source.is_file():
+        return PlainTextResponse("web/static/sw.js is missing", status_code=404)
+    static_hash: str = request.app.state.static_hash
+    build = {
+        "cache": f"varaq-{__version__}-{static_hash}",
+        "shell": shell_files(static, static_hash),
+    }
+    text = _BUILD_LINE.sub(lambda _: f"const BUILD = {json.dumps(build)};",
+                           source.read_text(encoding="utf-8"), count=1)
+    return Response(text, media_type="text/javascript", headers={
+        "Cache-Control": "no-cache", "Service-Worker-Allowed": "/",
+    })
+
+
+async def offline_page(request: Request) -> Response:
+    """``/offline.html``: what the service worker shows when a page cannot be fetched."""
+    return serve_page(request, "offline.html")
+
+
+#: Mounted by :func:`varaq.web.app.create_app`.
+pwa_routes = [
+    Route("/sw.js", service_worker),
+    Route("/offline.html", offline_page),
+]

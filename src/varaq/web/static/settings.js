@@ -8,7 +8,7 @@ const KEYS = {
 };
 export const SPEEDS = ["slow", "normal", "fast"];
 /** The designs on the backs of the cards (drawn by deck.css), the first one the default. */
-export const BACKS = ["lattice", "waves", "diamonds", "stars"];
+export const BACKS = ["lattice", "ripples", "diamonds", "spades"];
 
 function read(key) {
   try {
@@ -105,7 +105,7 @@ export function setCardBack(value) {
 }
 
 /** Put the deck settings on the page's root element, where deck.css draws them from:
- * ``data-deck="four"``, ``data-cards="large"``, ``data-back="waves"``. */
+ * ``data-deck="four"``, ``data-cards="large"``, ``data-back="ripples"``. */
 export function applyDeck() {
   const root = document.documentElement;
   if (fourColour()) root.dataset.deck = "four";
@@ -128,8 +128,31 @@ function showSettings(sound) {
   sound.setEnabled(on);
 }
 
-/** Wire the top bar's theme, speed and sound controls; ``onSpeed`` hears a new speed. */
+/** Wire the "Cards" dialog: its controls show the saved choices and change them at once. */
+function wireDeck() {
+  const opener = document.querySelector("#deck-button");
+  const dialog = document.querySelector("#deck-dialog");
+  if (!opener || !dialog) return;
+  const four = dialog.querySelector("#deck-four");
+  const large = dialog.querySelector("#deck-large");
+  const backs = [...dialog.querySelectorAll('input[name="card-back"]')];
+  opener.addEventListener("click", () => {
+    four.checked = fourColour();
+    large.checked = largeCards();
+    for (const choice of backs) choice.checked = choice.value === cardBackDesign();
+    dialog.showModal();
+  });
+  four.addEventListener("change", () => setFourColour(four.checked));
+  large.addEventListener("change", () => setLargeCards(large.checked));
+  for (const choice of backs) {
+    choice.addEventListener("change", () => { if (choice.checked) setCardBack(choice.value); });
+  }
+}
+
+/** Wire the top bar's theme, speed, sound and card controls; ``onSpeed`` hears a new speed. */
 export function wireSettings({ sound, onSpeed }) {
+  applyDeck();
+  wireDeck();
   showSettings(sound);
   document.querySelector("#theme-toggle").addEventListener("click", () => {
     setTheme(effectiveTheme() === "dark" ? "light" : "dark");
