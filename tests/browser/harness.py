@@ -28,6 +28,13 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
 
 
+def phone_options(width: int, height: int) -> dict[str, Any]:
+    """A browser context's options for a phone of this size: touch, a mobile viewport and a
+    sharp screen, so that ``(pointer: coarse)`` matches and the pages' touch sizes apply."""
+    return {"viewport": {"width": width, "height": height}, "has_touch": True,
+            "is_mobile": True, "device_scale_factor": 2}
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

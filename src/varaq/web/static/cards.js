@@ -111,7 +111,11 @@ export function drawFace(node, code) {
   const red = code === "BJ" || (!isJoker(code) && SUITS[code[1]].red);
   node.classList.toggle("red", red);
   node.classList.add(`suit-${suitOf(code)}`);
-  node.replaceChildren(corner(code, "tl"), centre(code), corner(code, "br"));
+  // The drawing is hidden from screen readers: the card's name is its label (a button's
+  // aria-label, a picture's), and "Q♦" read out beside "Queen of diamonds" only repeats it.
+  const drawing = [corner(code, "tl"), centre(code), corner(code, "br")];
+  for (const part of drawing) part.setAttribute("aria-hidden", "true");
+  node.replaceChildren(...drawing);
   return node;
 }
 

@@ -41,6 +41,7 @@ export function buildFelt(felt) {
   if (felt.querySelector(".seat")) return;
   const trick = el("div", "trick");
   trick.id = "trick";
+  trick.setAttribute("role", "group");
   trick.setAttribute("aria-label", "Cards on the table");
   trick.append(...PLACES.map((place) => {
     const slot = el("div", `trick-slot slot-${place}`);
