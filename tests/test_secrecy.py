@@ -506,6 +506,11 @@ def _offer_and_refuse(scan: Scan, readers: dict[int | None, Reader], ana: Person
     assert readers[S].until("concede")["concede"] == "offered"
     scan.answer(N, bo.post(f"/api/games/{tid}/decline"))
     scan.answer(N, bo.post(f"/api/games/{tid}/decline"))  # nothing left to decline
+    # Undo is refused at a table of people; a claim's refusal names a seat, never a card it
+    # holds; there is no claim to accept.
+    scan.answer(N, bo.post(f"/api/games/{tid}/undo"))
+    scan.answer(N, bo.post(f"/api/games/{tid}/claim"))
+    scan.answer(N, bo.post(f"/api/games/{tid}/accept"))
     st = scan.answer(N, bo.get(f"/api/games/{tid}"))
     if st["view"]["turn"] != "N":  # Bo plays one of his own cards out of turn
         readers[N].ws.send_json({"type": "action", "action": st["view"]["hand"][0]})

@@ -181,3 +181,64 @@ def test_claims_are_refused_at_the_daily(client: TestClient) -> None:
     assert response.json()["error"] == (
         "no claims at the daily: everyone plays every card, unaided"
     )
+
+
+def _drive_to_a_claim_that_holds(people: dict[str, Any], table_id: str) -> dict[str, Any]:
+    """Play the people's turns (South claiming at each of its cards) until South's claim is
+    upheld by the solver and put to the other side; South's answer then."""
+    host = people["S"]
+    for _ in range(2000):
+        for seat, person in people.items():
+            st = person.state(table_id)
+            view = st["view"]
+            if view["phase"] == "deal":
+                person.post(f"/api/games/{table_id}/next", {"version": st["version"]})
+                continue
+            if not view["legal"]:
+                continue
+            if seat == "S" and view["phase"] == "play":
+                answer = host.post(f"/api/games/{table_id}/claim")
+                if answer.status_code == 200:
+                    doc: dict[str, Any] = answer.json()
+                    return doc
+                assert answer.status_code == 409, answer.text
+                # At a table of people the reason names the seat, never the card.
+                assert " with the " not in answer.json()["error"]
+            person.post(f"/api/games/{table_id}/actions",
+                        {"action": south_choice(view), "version": st["version"]})
+    raise AssertionError("South's claim never held")
+
+
+def test_a_claim_is_put_to_the_people_on_the_other_side(client: TestClient) -> None:
+    host, mate, rival = (sign_up(client, name) for name in ("clara", "nils", "eve"))
+    table = host.ok("/api/tables", {"level": "easy", "fill_bots": True}, status=201)
+    tid = table["id"]
+    seats = {"S": host}
+    for person in (mate, rival):
+        seat = person.ok("/api/tables/join", {"code": table["code"]})["seat"]
+        seats[seat] = person
+    host.ok(f"/api/games/{tid}/start")
+    rival_seat = next(s for s, p in seats.items() if p is rival)
+    assert rival_seat in ("E", "W")
+
+    with rival.socket(tid) as ws:  # the rival is at the table, so the claim is put to them
+        ws.send_json({"type": "hello", "version": 0})
+        assert ws.receive_json()["type"] == "state"
+        offered = _drive_to_a_claim_that_holds(seats, tid)
+        assert offered["claim"] == "offered"
+        claim = rival.state(tid)["table"]["claim"]
+        assert claim["seat"] == "S" and claim["waiting"] == [rival_seat]
+        version = offered["version"]
+        # The partner is not asked; the rival declines, and play goes on from the same position.
+        assert mate.post(f"/api/games/{tid}/accept").status_code == 409
+        rival.ok(f"/api/games/{tid}/decline")
+        after = rival.state(tid)
+        assert after["table"]["claim"] is None and after["version"] == version
+
+        # Claimed again, and accepted: the hand ends with every trick left to North-South.
+        assert host.ok(f"/api/games/{tid}/claim")["claim"] == "offered"
+        done = rival.ok(f"/api/games/{tid}/accept")
+        assert done["accept"] == "accepted"
+        assert done["events"][-1]["kind"] == "claim" and done["events"][-1]["seat"] == "S"
+        assert done["view"]["phase"] in ("deal", "over")
+        assert done["table"]["claim"] is None

@@ -47,12 +47,13 @@ class Kind(Enum):
     ACT = "act"            #: play a card, bid, choose blind nil or look, pass a card
     NEXT = "next"          #: deal the next hand (at a table of people: say you are ready)
     CONCEDE = "concede"    #: give up the match (or offer to, to a person partner)
-    DECLINE = "decline"    #: turn down the partner's offer to concede
+    DECLINE = "decline"    #: turn down the partner's offer to concede, or a claim put to you
     PHRASE = "phrase"      #: say one of the quick phrases
     PACE = "pace"          #: the computer players' speed
     HINT = "hint"          #: what the Hard player would do in your seat, now
     UNDO = "undo"          #: take back your last bid or card (single-player games only)
     CLAIM = "claim"        #: claim every trick left for your side (the solver checks it)
+    ACCEPT = "accept"      #: accept the other side's claim put to you
     JOIN = "join"          #: take a seat at a private table (with its code)
     START = "start"        #: the host starts the match
     CONFIGURE = "configure"  #: the host changes level, rules or options before the start
@@ -70,7 +71,7 @@ _ALIASES = {"action": Kind.ACT}
 LIMIT_OF: dict[Kind, str] = {
     Kind.ACT: "act", Kind.NEXT: "act", Kind.CONCEDE: "act", Kind.DECLINE: "act",
     Kind.PHRASE: "act", Kind.PACE: "act", Kind.HINT: "hint", Kind.JOIN: "join",
-    Kind.UNDO: "act", Kind.CLAIM: "act",
+    Kind.UNDO: "act", Kind.CLAIM: "act", Kind.ACCEPT: "act",
     Kind.START: "act", Kind.CONFIGURE: "act", Kind.SEAT: "act", Kind.LEAVE: "act",
     Kind.AGAIN: "create", Kind.LISTING: "act",
 }

@@ -106,9 +106,15 @@ async def _concede(table: Table, command: Command, asker: Asker) -> str:
 
 
 async def _decline(table: Table, command: Command, asker: Asker) -> None:
+    """Turn down the partner's offer to concede, or the other side's claim put to you (play
+    goes on)."""
     seat = table.seat_for(asker)
     if table.online is None:
         raise Refusal(409, "there is no offer to decline")
+    if table.online.claim is not None and seat in table.online.claim_waits:
+        async with table.lock:
+            table.online.decline_claim(seat)
+        return
     table.online.decline(seat)
 
 
@@ -195,9 +201,11 @@ async def _undo(table: Table, command: Command, asker: Asker) -> int:
 
 async def _claim(table: Table, command: Command, asker: Asker) -> str:
     """The asker claims every trick left for their side.  The solver checks the claim on the
-    true cards first (off the event loop); a wrong one is refused with the trick it would lose,
-    a right one ends the hand at once — the computer players accept what the solver proved,
-    and a person on the other side could not have stopped it either."""
+    true cards first (off the event loop); a wrong one is refused with the trick it would lose.
+    A right one ends the hand at once (``"accepted"``: the computer players accept what the
+    solver proved) unless people on the other side are at the table: then it is put to them
+    (``"offered"``), and ends the hand when they accept (:func:`_accept`); a decline, a move,
+    or a minute without an answer, and play goes on."""
     async with table.lock:
         seat = table.seat_for(asker)
         if table.info.kind == "daily":
@@ -212,8 +220,28 @@ async def _claim(table: Table, command: Command, asker: Asker) -> str:
         why = await asyncio.to_thread(why_wrong, game.copy(), seat, name_card=solo)
         if why:
             raise Refusal(409, f"claim refused: {why}")
+        askers = table.online.claim_askers(seat) if table.online is not None else set()
+        if table.online is not None and askers:
+            # People on the other side are asked; the claim stands while nothing is played.
+            table.online.offer_claim(seat, askers)
+            return "offered"
         table.driver.cancel()
         await table.commit([Line("claim", seat)], 409)
+        return "accepted"
+
+
+async def _accept(table: Table, command: Command, asker: Asker) -> str:
+    """Accept the other side's claim put to the asker: once everyone asked has, the hand
+    ends (``"accepted"``; else ``"waiting"`` for the others)."""
+    async with table.lock:
+        seat = table.seat_for(asker)
+        if table.online is None:
+            raise Refusal(409, "there is no claim waiting for your answer")
+        claimer = table.online.accept_claim(seat)
+        if claimer is None:
+            return "waiting"
+        table.driver.cancel()
+        await table.commit([Line("claim", claimer)], 409)
         return "accepted"
 
 
@@ -358,7 +386,7 @@ async def _again(table: Table, command: Command, asker: Asker) -> str:
 _HANDLERS: dict[Kind, Handler] = {
     Kind.ACT: _act, Kind.NEXT: _next, Kind.CONCEDE: _concede, Kind.DECLINE: _decline,
     Kind.PHRASE: _phrase, Kind.PACE: _pace, Kind.HINT: _hint, Kind.JOIN: _join,
-    Kind.UNDO: _undo, Kind.CLAIM: _claim,
+    Kind.UNDO: _undo, Kind.CLAIM: _claim, Kind.ACCEPT: _accept,
     Kind.START: _start, Kind.CONFIGURE: _configure, Kind.SEAT: _seat, Kind.LEAVE: _leave,
     Kind.AGAIN: _again, Kind.LISTING: _listing,
 }

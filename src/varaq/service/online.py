@@ -82,7 +82,14 @@ class Online:
     next_hand_at: float | None = None
     #: Seat that offered to concede, and until when.
     offer: tuple[int, float] | None = None
+    #: A claim the solver upheld, put to the people on the other side: (the claiming seat,
+    #: until when, the version it was made at); and the seats still to accept it.
+    claim: tuple[int, float, int] | None = None
+    claim_waits: set[int] = field(default_factory=set)
     last_phrase: dict[int, float] = field(default_factory=dict)
+    #: Watchers counted when last looked: a change is told to the other processes, whose Live
+    #: tables repeat this count.
+    counted: int = 0
     _timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
 
     # -- reading ---------------------------------------------------------------------------------
@@ -154,6 +161,10 @@ class Online:
                 "kind": "concede", "seat": SEAT_LETTERS[self.offer[0]],
                 "until": int(self.offer[1] * 1000),
             },
+            "claim": None if self.claim is None else {
+                "seat": SEAT_LETTERS[self.claim[0]], "until": int(self.claim[1] * 1000),
+                "waiting": [SEAT_LETTERS[s] for s in sorted(self.claim_waits)],
+            },
         }
 
     def plays_for(self, seat: int) -> bool:
@@ -192,6 +203,7 @@ class Online:
         now = {s for s in people if self.is_present(s)}
         if now == self.seen & people:
             self.seen = now
+            self._count_watchers()
             return
         for seat in now - self.seen:
             self.away_until.pop(seat, None)
@@ -204,7 +216,17 @@ class Online:
                 self._later(f"drop:{seat}", seconds, self._take_over, seat)
             self.ready.discard(seat)
         self.seen = now
+        self.counted = self.watchers()
         self.changed()
+
+    def _count_watchers(self) -> None:
+        """Someone began or stopped watching: with several processes, the owner tells the
+        others (their Live tables show the count); nobody at the table needs to hear it."""
+        watchers = self.watchers()
+        if watchers != self.counted:
+            self.counted = watchers
+            if self.table.role == "owner":
+                self.table.push_presence()
 
     def _take_over(self, seat: int) -> None:
         if seat in self.away_until:
@@ -224,6 +246,8 @@ class Online:
         self._cancel("turn")
         if self.offer is not None and (game.is_over or self.offer[1] < time.time()):
             self.offer = None
+        if self.claim is not None and self.claim[2] != t.version:
+            self.drop_claim()  # a move was made (or the claim was accepted): play goes on
         if game.phase == DEAL and t.seating.started and not game.is_over:
             if self.next_hand_at is None:
                 seconds = t.tables.settings.next_hand_seconds
@@ -278,6 +302,51 @@ class Online:
             raise Refusal(409, "there is no offer to concede from your partner")
         self.offer = None
         self.changed()
+
+    # -- claims ----------------------------------------------------------------------------------
+
+    def claim_askers(self, seat: int) -> set[int]:
+        """The people on the other side of ``seat`` who must accept its claim: those at the
+        table and playing their own cards (a computer player accepts a claim that holds)."""
+        seats = self.table.seating.seats
+        return {s for s in (seat ^ 1, seat ^ 3)
+                if seats[s].is_person and self.is_present(s) and s not in self.auto}
+
+    def offer_claim(self, seat: int, askers: set[int]) -> None:
+        self.claim = (seat, time.time() + OFFER_SECONDS, self.table.version)
+        self.claim_waits = set(askers)
+        self._later("claim", OFFER_SECONDS, self._claim_lapsed, self.table.version)
+        self.changed()
+
+    def accept_claim(self, seat: int) -> int | None:
+        """``seat`` accepts the claim put to it; the claiming seat once nobody else is asked."""
+        claim = self._claim_for(seat)
+        self.claim_waits.discard(seat)
+        if self.claim_waits:
+            self.changed()
+            return None
+        return claim[0]
+
+    def decline_claim(self, seat: int) -> None:
+        self._claim_for(seat)
+        self.drop_claim()
+        self.changed()
+
+    def _claim_for(self, seat: int) -> tuple[int, float, int]:
+        claim = self.claim
+        if claim is None or seat not in self.claim_waits or claim[1] < time.time():
+            raise Refusal(409, "there is no claim waiting for your answer")
+        return claim
+
+    def drop_claim(self) -> None:
+        self.claim = None
+        self.claim_waits = set()
+        self._cancel("claim")
+
+    def _claim_lapsed(self, version: int) -> None:
+        if self.claim is not None and self.claim[2] == version:
+            self.drop_claim()
+            self.changed()
 
     # -- phrases ---------------------------------------------------------------------------------
 

@@ -93,7 +93,7 @@ def command_route(kind: Kind, *, optional: bool = False) -> Any:
             return Json(table.state(None))
         since = version_of(body) if kind in (Kind.ACT, Kind.NEXT, Kind.UNDO) else None
         doc = table.state_for(asker, since)
-        if kind in (Kind.CONCEDE, Kind.UNDO, Kind.CLAIM):
+        if kind in (Kind.CONCEDE, Kind.UNDO, Kind.CLAIM, Kind.ACCEPT):
             doc[kind.value] = result
         return Json(doc)
 
@@ -172,6 +172,8 @@ routes: list[BaseRoute] = [
     Route("/api/games/{game_id}/undo", command_route(Kind.UNDO, optional=True),
           methods=["POST"]),
     Route("/api/games/{game_id}/claim", command_route(Kind.CLAIM, optional=True),
+          methods=["POST"]),
+    Route("/api/games/{game_id}/accept", command_route(Kind.ACCEPT, optional=True),
           methods=["POST"]),
     Route("/api/games/{game_id}/replay", replay, methods=["POST"]),
     Route("/api/games/{game_id}/hint", hint),
