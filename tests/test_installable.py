@@ -1,0 +1,109 @@
+"""The installed app's files: the manifest, its icons, the service worker and the offline page.
+
+The browser test (tests/browser/test_app_install.py) installs the worker and goes offline; these
+check, without a browser, what the server hands out: a manifest a phone accepts, icons of the
+sizes it names, a worker whose cache is named after this build and keeps only the app shell
+(never an API answer, which may hold a seat's cards), and the offline page's words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+from starlette.testclient import TestClient
+
+from varaq import __version__
+from varaq.web.app import STATIC_DIR
+from web_helpers import make_app
+
+PAGES = sorted(p.name for p in STATIC_DIR.glob("*.html"))
+
+
+def manifest() -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((STATIC_DIR / "manifest.webmanifest").read_text("utf-8"))
+    return doc
+
+
+def test_the_manifest_is_valid_json_with_what_a_phone_needs() -> None:
+    doc = manifest()
+    assert doc["name"] and doc["short_name"] == "Varaq" and len(doc["short_name"]) <= 12
+    assert doc["start_url"] == "/" and doc["scope"] == "/" and doc["display"] == "standalone"
+    for colour in (doc["theme_color"], doc["background_color"]):
+        assert re.fullmatch(r"#[0-9a-f]{6}", colour), colour
+    sizes = {icon["sizes"] for icon in doc["icons"] if icon["type"] == "image/png"}
+    assert {"192x192", "512x512"} <= sizes
+
+
+def test_each_icon_is_a_file_of_the_size_the_manifest_names() -> None:
+    for icon in manifest()["icons"]:
+        path = STATIC_DIR / icon["src"].removeprefix("/static/")
+        assert path.is_file(), icon
+        if icon["type"] == "image/png":
+            with Image.open(path) as image:
+                assert image.format == "PNG"
+                assert f"{image.width}x{image.height}" == icon["sizes"], icon
+
+
+def test_every_page_links_the_manifest_the_worker_and_a_theme_colour() -> None:
+    assert "index.html" in PAGES and "offline.html" in PAGES
+    for name in PAGES:
+        html = (STATIC_DIR / name).read_text("utf-8")
+        head = html[:html.index("</head>")]
+        assert '<link rel="manifest" href="/static/manifest.webmanifest">' in head, name
+        assert '<meta name="theme-color"' in head, name
+        assert '<script type="module" src="/static/pwa.js"></script>' in head, name
+
+
+def test_card_pages_link_the_deck_settings() -> None:
+    for name in ("index.html", "daily.html", "learn.html", "review.html"):
+        head = (STATIC_DIR / name).read_text("utf-8").split("</head>")[0]
+        assert 'href="/static/deck.css"' in head and 'src="/static/deck.js"' in head, name
+
+
+def test_the_worker_is_served_from_the_root_with_this_builds_cache(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        answer = client.get("/sw.js")
+        assert answer.status_code == 200
+        assert answer.headers["content-type"].startswith("text/javascript")
+        assert answer.headers["service-worker-allowed"] == "/"
+        assert answer.headers["cache-control"] == "no-cache"
+        line = re.search(r"^const BUILD = (.*);$", answer.text, re.MULTILINE)
+        assert line, answer.text[:400]
+        build = json.loads(line.group(1))
+        static_hash = app.state.static_hash
+        assert build["cache"] == f"varaq-{__version__}-{static_hash}"
+        shell: list[str] = build["shell"]
+        assert shell[0] == "/offline.html"
+        assert f"/static/{static_hash}/app.js" in shell
+        assert f"/static/{static_hash}/icon-192.png" in shell
+        assert not [url for url in shell if "/api/" in url or (url.endswith(("sw.js", ".html"))
+                    and url != "/offline.html")]
+        # Every address of the shell answers, or installing the worker would fail.
+        for url in shell:
+            assert client.get(url).status_code == 200, url
+
+
+def test_the_worker_never_keeps_an_answer_that_may_hold_cards() -> None:
+    source = (STATIC_DIR / "sw.js").read_text("utf-8")
+    kept = re.search(r"const PUBLIC_API = \[(.*?)\];", source)
+    assert kept
+    public = re.findall(r'"([^"]+)"', kept.group(1))
+    assert public and all(p in ("/api/presets", "/api/rules", "/api/rules/examples")
+                          for p in public)
+    # The only cache writes are the static files' and those public answers'.
+    assert source.count("cache.put(") == 2
+
+
+def test_the_offline_page_says_so_in_plain_words(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        answer = client.get("/offline.html")
+        assert answer.status_code == 200
+        assert "You're offline — Varaq needs a connection to deal; we'll" in answer.text
+        # It loads the hashed files the worker keeps, so it draws without a connection.
+        assert f"/static/{app.state.static_hash}/pwa.js" in answer.text
