@@ -44,6 +44,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -338,12 +339,26 @@ def run_arena(
 def _map_chunks(
     config: ArenaConfig, chunks: list[list[int]], jobs: int
 ) -> Generator[list[PairResult], None, None]:
+    """Each chunk's results as it finishes, on ``jobs`` worker processes.
+
+    The workers are *spawned*, not forked, and run by :class:`ProcessPoolExecutor`, not
+    :class:`multiprocessing.Pool`: a forked child inherits whatever locks the parent's
+    threads held at that instant, and ``Pool.terminate`` after a worker's error could then
+    wait forever (a test hung that way now and then).  When the caller stops early (an error,
+    or the time box) the chunks not started are cancelled and the ones under way finish:
+    chunks are small, a few pairs at most.
+    """
     if jobs == 1:
         for chunk in chunks:
             yield _play_chunk((config, chunk))
         return
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap_unordered(_play_chunk, [(config, c) for c in chunks])
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        futures = [pool.submit(_play_chunk, (config, c)) for c in chunks]
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _progress_bar(config: ArenaConfig, enabled: bool) -> Any:
