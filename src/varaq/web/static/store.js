@@ -56,6 +56,7 @@
  *   next?: string | null, seats?: SeatDoc[], turn_timer?: number,
  *   turn_deadline?: number | null, next_hand_at?: number | null, ready?: string[],
  *   offer?: Offer | null, daily?: {date: string, late?: boolean, counted?: boolean} | null,
+ *   claim?: {seat: string, until: number, waiting: string[]} | null,
  *   closed?: {reason: string} | null, public?: boolean, waited?: number | null
  * }} TableDoc
  */

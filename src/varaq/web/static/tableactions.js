@@ -68,9 +68,14 @@ export async function claim() {
   if (!s.id || !canClaim(s)) return;
   busy = true;
   try {
-    page.acceptState(await post(s.id, "claim"));
-    page.dispatch({ type: "claimed", seat: s.you || "S" });
-    page.announce(noticeWords(currentNotice(page.state())));
+    const answer = await post(s.id, "claim");
+    page.acceptState(answer);
+    if (answer.claim === "offered") {
+      page.announce("Your claim holds: it is put to the other side.");
+    } else {
+      page.dispatch({ type: "claimed", seat: s.you || "S" });
+      page.announce(noticeWords(currentNotice(page.state())));
+    }
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     const reason = error.message.replace(/^claim refused: /, "");
@@ -79,6 +84,67 @@ export async function claim() {
   } finally {
     busy = false;
   }
+}
+
+/** Answer the other side's claim put to this person: accept (the hand ends) or decline.
+ * @param {boolean} agree */
+async function answerClaim(agree) {
+  if (!page || busy) return;
+  const s = page.state();
+  if (!s.id) return;
+  busy = true;
+  try {
+    const answer = await post(s.id, agree ? "accept" : "decline");
+    if (agree) page.acceptState(answer);
+    page.announce(agree ? "You accepted the claim." : "You declined the claim: play goes on.");
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    page.toast(error.message);
+  } finally {
+    busy = false;
+  }
+}
+
+/** The claim last seen put to the table (to tell its maker when it was declined). */
+let lastClaim = /** @type {{seat: string, until: number} | null} */ (null);
+
+/**
+ * A claim waiting for the other side, in the status line: the question with its two answers
+ * for a person asked, a word of waiting for everyone else.
+ * @param {State} s
+ * @param {HTMLElement} status
+ * @param {(seat: string) => boolean} isMe
+ * @param {(seat: string) => string} nameOf
+ */
+function drawClaimOffer(s, status, isMe, nameOf) {
+  const claim = (s.table && s.table.claim) || null;
+  const view = s.shown;
+  if (!claim && lastClaim && isMe(lastClaim.seat) && view && view.phase === "play" && page) {
+    page.toast("The other side declined your claim: play on.");
+  }
+  lastClaim = claim ? { seat: claim.seat, until: claim.until } : null;
+  if (!claim) return;
+  const box = document.createElement("span");
+  box.className = "claim-offer";
+  const waiting = claim.waiting || [];
+  if (s.you && waiting.includes(s.you)) {
+    box.append(`${nameOf(claim.seat)} claims every trick left, and the server's solver agrees.`);
+    for (const [label, agree] of /** @type {[string, boolean][]} */ ([
+      ["Accept claim", true], ["Decline", false]])) {
+      const answer = document.createElement("button");
+      answer.type = "button";
+      answer.className = agree ? "primary small" : "secondary small";
+      answer.textContent = label;
+      answer.addEventListener("click", () => { answerClaim(agree); });
+      box.append(" ", answer);
+    }
+  } else {
+    const who = waiting.map(nameOf).join(" and ");
+    box.textContent = isMe(claim.seat)
+      ? `Your claim holds; waiting for ${who} to accept it.`
+      : `${nameOf(claim.seat)} claims every trick left; waiting for ${who}.`;
+  }
+  status.append(" ", box);
 }
 
 /**
@@ -92,11 +158,13 @@ export function drawTableActions(s, isMe, nameOf) {
   const undoButton = button("#undo-button");
   undoButton.hidden = s.kind !== "solo";
   undoButton.disabled = !canUndo(s);
-  button("#claim-button").disabled = !canClaim(s);
-  const words = noticeWords(currentNotice(s), isMe, nameOf);
-  if (!words) return;
+  const pending = Boolean(s.table && s.table.claim);
+  button("#claim-button").disabled = !canClaim(s) || pending;
   const status = document.getElementById("status");
   if (!status) return;
+  drawClaimOffer(s, status, isMe, nameOf);
+  const words = noticeWords(currentNotice(s), isMe, nameOf);
+  if (!words) return;
   const note = document.createElement("span");
   note.className = "table-notice";
   note.dataset.kind = /** @type {Notice} */ (currentNotice(s)).kind;
