@@ -8,7 +8,9 @@ against any defence; it credits the tricks and the hand is scored like a hand pl
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,7 @@ from varaq import Game
 from varaq.actions import BID, UNDO
 from varaq.cards import card_text, parse_hand
 from varaq.claims import why_wrong
+from varaq.cli import main
 from varaq.engine import IllegalAction
 from varaq.record import RecordError, load_record, to_record
 
@@ -230,3 +233,20 @@ def test_a_refusal_names_no_card_where_the_game_counts() -> None:
     g = _spades_north((10, 1, 2, 1))
     assert why_wrong(g, 1, name_card=False) == "North can still take a trick"
     assert why_wrong(g, 1).startswith("North can still take a trick with the ")
+
+
+def test_varaq_replay_reads_a_record_with_undos_and_a_claim(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    g = _spades_north((10, 1, 0, 1))
+    g.apply(g.legal_actions()[0])
+    g.apply(g.legal_actions()[0])
+    g.undo(1)
+    g.apply(g.legal_actions()[-1])
+    g.claim(2)
+    path = tmp_path / "claimed.json"
+    path.write_text(json.dumps(to_record(g)))
+    assert main(["replay", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hands"][0]["tricks"] == {"N": 13, "E": 0, "S": 0, "W": 0}
+    assert out["total"] == {"NS": g.totals[0], "EW": g.totals[1]}
