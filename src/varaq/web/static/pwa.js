@@ -3,10 +3,12 @@
 //
 // Every page loads this module. While the browser is offline a "No connection" banner shows
 // over the page; it goes away when the connection returns (the table's socket reconnects by
-// itself). On the offline page the return of the connection reloads the address the player
-// asked for, and "Try again now" does the same at once.
+// itself). The offline page reloads the address the player asked for as soon as the server
+// answers again, and "Try again now" reloads it at once.
 
 const BANNER_WORDS = "No connection — the table waits until you're back online.";
+/** How often the offline page asks whether the server can be reached again. */
+const RETRY_MS = 4000;
 
 function register() {
   if (!("serviceWorker" in navigator)) return;
@@ -37,10 +39,21 @@ function showConnection() {
 }
 
 register();
+/** On the offline page: load the address asked for once the server answers again. The page
+ * may be here while the browser is online and the server away, so it asks the server (the
+ * health check, which no cache answers) rather than trusting ``navigator.onLine``. */
+async function reconnect() {
+  try {
+    const answer = await fetch("/healthz", { cache: "no-store" });
+    if (answer.ok) location.reload();
+  } catch {
+    // Still no connection: the next try comes soon.
+  }
+}
+
 if (document.body.dataset.page === "offline") {
-  // Only when the connection comes back: the page may be here while the browser is online
-  // and the server away, and reloading then would only bring it back.
-  window.addEventListener("online", () => location.reload());
+  window.addEventListener("online", reconnect);
+  setInterval(reconnect, RETRY_MS);
   const retry = document.getElementById("offline-retry");
   if (retry) retry.addEventListener("click", () => location.reload());
 } else {
