@@ -19,7 +19,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 pytestmark = pytest.mark.browser
 
-OFFLINE_WORDS = "You're offline — Varaq needs a connection to deal; we'll reconnect when you're back."
+OFFLINE_WORDS = ("You're offline — Varaq needs a connection to deal; "
+                 "we'll reconnect when you're back.")
 #: The errors a page logs while the network is gone (its socket, its fetches), and nothing else.
 NETWORK_ERRORS = re.compile(r"ERR_INTERNET_DISCONNECTED|WebSocket|Failed to load resource|"
                             r"net::ERR_")
@@ -61,8 +62,8 @@ def worker_ready(page: Page) -> dict[str, Any]:
     return cached
 
 
-def test_the_manifest_is_served_with_icons_that_load(app_context: tuple[BrowserContext, list[str]],
-                                                      server: Server) -> None:
+def test_the_manifest_is_served_with_icons_that_load(
+        app_context: tuple[BrowserContext, list[str]], server: Server) -> None:
     context, _ = app_context
     page = context.new_page()
     page.goto(f"{server.base}/")
