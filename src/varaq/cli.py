@@ -109,13 +109,37 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def replay_words(words: Sequence[str]) -> argparse.Namespace | None:
+    """``varaq replay FILE [--json]`` in its plain form, read without building the parser.
+
+    Building it costs more than a short record takes to check: argparse's help formatter
+    imports ``shutil`` (and with it ``bz2`` and ``lzma``) and ``locale``, and each subcommand
+    gets a parser of its own.  Only these exact words take this way (``FILE`` a path or ``-``,
+    ``--json`` before or after it, once); anything else, ``--help`` or a misspelt option
+    included, goes through the parser, which explains it.
+    """
+    if len(words) < 2 or words[0] != "replay" or len(words) > 3:
+        return None
+    rest = list(words[1:])
+    as_json = "--json" in rest
+    if as_json:
+        rest.remove("--json")
+    if len(rest) != 1 or (rest[0].startswith("-") and rest[0] != "-"):
+        return None
+    from .replay import run
+
+    return argparse.Namespace(command="replay", file=rest[0], json=as_json, _run=run)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    # The subcommand is the first word that is not an option (``varaq`` takes none with a
-    # value), so its module is the only one imported.
-    command = next((w for w in words if not w.startswith("-")), "")
-    parser = build_parser(command)
-    args = parser.parse_args(words)
+    args = replay_words(words)
+    if args is None:
+        # The subcommand is the first word that is not an option (``varaq`` takes none with
+        # a value), so its module is the only one imported.
+        command = next((w for w in words if not w.startswith("-")), "")
+        parser = build_parser(command)
+        args = parser.parse_args(words)
     run = getattr(args, "_run", None)
     if run is None:
         if args.command:

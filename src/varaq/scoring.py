@@ -11,8 +11,9 @@ a record (tricks without cards) and the tests all share one implementation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .rules import Rules
 
@@ -58,66 +59,103 @@ def score_hand(
     tricks: tuple[int, ...],
     bags_before: tuple[int, int],
 ) -> HandScore:
-    """Score one hand for both sides."""
-    contract = [0, 0]
-    made: list[bool | None] = [None, None]
-    nil_made: list[bool | None] = [None] * 4
-    new_bags = [0, 0]
-    penalties = [0, 0]
-    score = [0, 0]
-    bags = list(bags_before)
-    boston = [False, False]
-    for side in (0, 1):
-        seats = (side, side + 2)
-        contract_tricks = 0
-        points = 0
-        for seat in seats:
-            if bids[seat] == NIL:
-                value = rules.blind_nil_value if blind[seat] else rules.nil_value
-                nil_made[seat] = tricks[seat] == 0
-                points += value if tricks[seat] == 0 else -value
-                # A nil bidder's tricks never help the partner's contract; they are bags.
-                new_bags[side] += tricks[seat]
-                if rules.nil_bags_score:
-                    points += tricks[seat]
-            else:
-                contract[side] += bids[seat]
-                contract_tricks += tricks[seat]
-        if contract[side]:
-            if contract_tricks >= contract[side]:
-                over = contract_tricks - contract[side]
-                made[side] = True
-                points += 10 * contract[side] + over
-                new_bags[side] += over
-            else:
-                made[side] = False
-                points -= 10 * contract[side]
-        if tricks[side] + tricks[side + 2] == 13:
-            boston[side] = True
-            points += rules.boston_bonus
-        bags[side] += new_bags[side]
-        if rules.bag_penalty:
-            # docs/rules.md: each time the count reaches the limit, the limit comes off it — "take
-            # off 10" at the standard limit of 10, and never below zero at a smaller limit.
-            while bags[side] >= rules.bag_limit:
-                bags[side] -= rules.bag_limit
-                penalties[side] += 1
-                points -= rules.bag_penalty
-        score[side] = points
-    return HandScore(
-        bids=(bids[0], bids[1], bids[2], bids[3]),
-        blind=(blind[0], blind[1], blind[2], blind[3]),
-        tricks=(tricks[0], tricks[1], tricks[2], tricks[3]),
-        contract=(contract[0], contract[1]),
-        made=(made[0], made[1]),
-        nil_made=(nil_made[0], nil_made[1], nil_made[2], nil_made[3]),
-        new_bags=(new_bags[0], new_bags[1]),
-        penalties=(penalties[0], penalties[1]),
-        score=(score[0], score[1]),
-        bags=(bags[0], bags[1]),
-        boston=(boston[0], boston[1]),
-        rules=rules,
+    """Score one hand for both sides.
+
+    Each side is worked out by :func:`_score_side` and the two are written straight into the
+    result's slots: the engine scores every hand through here, the computer players score
+    thousands of imagined hands, and ``varaq replay`` a whole record, so this stays lean.
+    """
+    b0, b1, b2, b3 = bids[0], bids[1], bids[2], bids[3]
+    t0, t1, t2, t3 = tricks[0], tricks[1], tricks[2], tricks[3]
+    l0, l1, l2, l3 = blind[0], blind[1], blind[2], blind[3]
+    ns = _score_side(rules, b0, b2, l0, l2, t0, t2, bags_before[0])
+    ew = _score_side(rules, b1, b3, l1, l3, t1, t3, bags_before[1])
+    hand = _new_hand(HandScore)
+    _set_bids(hand, (b0, b1, b2, b3))
+    _set_blind(hand, (l0, l1, l2, l3))
+    _set_tricks(hand, (t0, t1, t2, t3))
+    _set_contract(hand, (ns[0], ew[0]))
+    _set_made(hand, (ns[1], ew[1]))
+    _set_nil_made(hand, (ns[2], ew[2], ns[3], ew[3]))
+    _set_new_bags(hand, (ns[4], ew[4]))
+    _set_penalties(hand, (ns[5], ew[5]))
+    _set_score(hand, (ns[6], ew[6]))
+    _set_bags(hand, (ns[7], ew[7]))
+    _set_boston(hand, (ns[8], ew[8]))
+    _set_rules(hand, rules)
+    return hand
+
+#: Building a :class:`HandScore` through its frozen ``__init__`` goes through
+#: ``object.__setattr__`` once a field; :func:`score_hand` writes the slots directly instead
+#: (about a third of its time), through the slots' own setters, taken once here.
+_new_hand = object.__new__
+(
+    _set_bids, _set_blind, _set_tricks, _set_contract, _set_made, _set_nil_made, _set_new_bags,
+    _set_penalties, _set_score, _set_bags, _set_boston, _set_rules,
+) = (
+    cast("Callable[[HandScore, object], None]", getattr(HandScore, name).__set__)
+    for name in (
+        "bids", "blind", "tricks", "contract", "made", "nil_made", "new_bags", "penalties",
+        "score", "bags", "boston", "rules",
     )
+)
+
+
+def _score_side(
+    rules: Rules, bid_a: int, bid_b: int, blind_a: bool, blind_b: bool, taken_a: int,
+    taken_b: int, bags: int,
+) -> tuple[int, bool | None, bool | None, bool | None, int, int, int, int, bool]:
+    """One side's share of :func:`score_hand`, for partners ``a`` and ``b``: its contract,
+    whether it was made, each partner's nil (``None`` when not a nil bidder), new bags,
+    penalties, points, bags carried and the Boston."""
+    points = 0
+    new_bags = 0
+    nil_a: bool | None = None
+    nil_b: bool | None = None
+    if bid_a == NIL or bid_b == NIL:
+        contract = contract_tricks = 0
+        if bid_a == NIL:
+            value = rules.blind_nil_value if blind_a else rules.nil_value
+            nil_a = taken_a == 0
+            points += value if nil_a else -value
+            # A nil bidder's tricks never help the partner's contract; they are bags.
+            new_bags += taken_a
+            if rules.nil_bags_score:
+                points += taken_a
+        else:
+            contract, contract_tricks = bid_a, taken_a
+        if bid_b == NIL:
+            value = rules.blind_nil_value if blind_b else rules.nil_value
+            nil_b = taken_b == 0
+            points += value if nil_b else -value
+            new_bags += taken_b
+            if rules.nil_bags_score:
+                points += taken_b
+        else:
+            contract, contract_tricks = bid_b, taken_b
+    else:
+        contract, contract_tricks = bid_a + bid_b, taken_a + taken_b
+    made: bool | None = None
+    if contract:
+        if contract_tricks >= contract:
+            over = contract_tricks - contract
+            made = True
+            points += 10 * contract + over
+            new_bags += over
+        else:
+            made = False
+            points -= 10 * contract
+    boston = taken_a + taken_b == 13
+    if boston:
+        points += rules.boston_bonus
+    bags += new_bags
+    penalties = 0
+    if rules.bag_penalty and bags >= rules.bag_limit:
+        # docs/rules.md: each time the count reaches the limit, the limit comes off it — "take
+        # off 10" at the standard limit of 10, and never below zero at a smaller limit.
+        penalties, bags = divmod(bags, rules.bag_limit)
+        points -= penalties * rules.bag_penalty
+    return contract, made, nil_a, nil_b, new_bags, penalties, points, bags, boston
 
 
 def match_winner(rules: Rules, totals: tuple[int, int] | list[int]) -> int | None:
