@@ -1,7 +1,8 @@
 """Blind nil: the odds the computer players decide by, and what deciding by them is worth;
 prints ONE JSON document.
 
-    python benchmarks/blind_nil.py [--matches 1000] [--rules classic] [--also-always] [--jobs 2]
+    python benchmarks/blind_nil.py [--matches 1000] [--rules classic] [--policies estimate,race]
+                                   [--also-always] [--jobs 2]
     python benchmarks/blind_nil.py --spots [--deals 1000] [--rules JSON]
     python benchmarks/blind_nil.py --table [--deals 2000] [--jobs 2]
 
@@ -11,10 +12,12 @@ their estimate (``varaq.bots.blind``) says it pays at the score.  This script me
 - by default, **the decision in matches**: Normal deciding by the estimate (side a) against
   Normal that never bids blind nil (side b), in whole matches (classic, or ``--rules``) played
   in duplicate (the same deals both ways), so the difference is the blind nil decisions and
-  what follows from them.  With ``--also-always``, a second arena puts blind nil whenever
-  allowed against the same never-blind player.  Reported per side: blind nils bid and made
-  (with a Wilson interval on the made rate), points per match and per hand, match wins; and
-  the paired difference a - b in points per match and per hand with 95% intervals.
+  what follows from them.  ``--policies`` names the policies that meet the never-blind player,
+  one arena each (``race``: the estimate, and blind nil in the race to the target even where it
+  costs points); ``--also-always`` adds blind nil whenever allowed.  Reported per side: blind
+  nils bid and made (with a Wilson interval on the made rate), points per match and per
+  hand, match wins; and the paired difference a - b in points per match and per hand with 95%
+  intervals.
 - with ``--spots``, **the model against play**: from a few scores, North chooses blind nil
   or looks at the first deal and Normal plays the match out (never bidding blind nil again),
   ``--deals`` seeded times each way; the share of matches won both ways beside what
@@ -42,7 +45,12 @@ from engine import machine  # noqa: E402  (benchmarks/engine.py: cores, CPU, loa
 from varaq import Game  # noqa: E402
 from varaq.actions import BLIND_NIL, LOOK  # noqa: E402
 from varaq.arena import ArenaConfig, ArenaResult, run_arena  # noqa: E402
-from varaq.bots.blind import match_chances, measure_odds, odds_for  # noqa: E402
+from varaq.bots.blind import (  # noqa: E402
+    BLIND_POLICIES,
+    match_chances,
+    measure_odds,
+    odds_for,
+)
 from varaq.bots.normal import NormalBot  # noqa: E402
 from varaq.engine import BLIND, DEAL, OVER  # noqa: E402
 from varaq.rules import Rules  # noqa: E402
@@ -66,8 +74,13 @@ def table(deals: int, seed: int, jobs: int) -> dict[str, Any]:
     return {"benchmark": "blind_nil_odds", "deals": deals, "seed": seed, "odds": rows}
 
 
-#: The scores ``--spots`` starts from: (North-South, East-West), North-South behind.
-SPOTS = ((0, 120), (0, 300), (150, 375), (200, 400), (250, 450), (300, 450), (0, 450))
+#: The scores ``--spots`` starts from: (North-South, East-West), North-South behind: the
+#: opponents near the target, North-South short of it by more or less than a blind nil's 200.
+SPOTS = (
+    (200, 400), (250, 400), (300, 400), (200, 450), (250, 450), (300, 450), (350, 450),
+    (200, 475), (250, 475), (300, 475), (350, 475), (250, 490), (300, 490), (350, 490),
+    (375, 490), (0, 450),
+)
 
 
 def _spot(job: tuple[Rules, int, int, int, int]) -> dict[str, Any]:
@@ -174,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="duplicate pairs of classic matches (1000)")
     p.add_argument("--rules", default="classic", metavar="PRESET|JSON",
                    help='the table, e.g. \'{"preset": "classic", "exchange": 0}\' (classic)')
+    p.add_argument("--policies", default="estimate", metavar="NAME,...",
+                   help="blind nil policies of side a, one arena each (estimate)")
     p.add_argument("--also-always", action="store_true",
                    help="also measure the old rule (blind nil whenever allowed)")
     p.add_argument("--seed", type=int, default=1)
@@ -189,7 +204,13 @@ def main(argv: list[str] | None = None) -> int:
         out = spots(rules, args.deals, args.seed, args.jobs)
     else:
         out = {"benchmark": "blind_nil", "rules": rules.to_spec(), "seed": args.seed}
-        policies = ("estimate", "always") if args.also_always else ("estimate",)
+        policies = [name.strip() for name in args.policies.split(",") if name.strip()]
+        unknown = [name for name in policies if name not in BLIND_POLICIES]
+        if unknown or not policies:
+            p.error(f"--policies takes names from {', '.join(BLIND_POLICIES)}, "
+                    f"not {args.policies!r}")
+        if args.also_always and "always" not in policies:
+            policies.append("always")
         for policy in policies:
             out[f"{policy}_vs_never"] = duel(policy, rules, args.matches, args.seed, args.jobs,
                                              args.minutes)

@@ -9,13 +9,13 @@ import pytest
 from varaq import BLIND_NIL, LOOK, Game, Rules
 from varaq.bots import make_bot
 from varaq.bots.blind import (
-    MIN_GAIN,
     ODDS,
     choose_blind,
     match_chances,
     measure_odds,
     odds_for,
     points_gain,
+    reaches_target,
 )
 from varaq.view import View
 
@@ -51,30 +51,54 @@ def test_with_the_classic_exchange_a_blind_nil_pays_even_a_hundred_behind() -> N
     assert f"about {odds_for(CLASSIC).made:.0%} of blind nils make it" in decision.reason
 
 
-def test_without_an_exchange_it_waits_until_behind_with_the_opponents_near_home() -> None:
+def test_without_an_exchange_the_estimate_always_looks() -> None:
+    """A blind nil without an exchange costs points from every score (issue 17): the estimate
+    never bids it, not even one hand from losing."""
     early = choose_blind(blind_view(NO_EXCHANGE, 0, 120))
     assert early.action == LOOK
-    assert early.reason.startswith("Look at the cards: about ")
-    assert "too few at 120 behind" in early.reason
-    for ours in (-300, -100, 0, 100):  # 250 or more behind, but the target is far
-        assert decide(NO_EXCHANGE, ours, 250) == LOOK
-    for ours, theirs in ((300, 450), (350, 480)):  # the opponents one hand from the target
-        decision = choose_blind(blind_view(NO_EXCHANGE, ours, theirs))
-        assert decision.action == BLIND_NIL
-        assert "need a swing" in decision.reason
-    for ours in (200, 250):  # a gain the model overstates there (issue 17): look
-        assert decide(NO_EXCHANGE, ours, 450) == LOOK
-    # So far behind that the match is lost either way: a blind nil would only cost points.
-    assert decide(NO_EXCHANGE, 0, 450) == LOOK
+    assert early.reason == (
+        "Look at the cards: about 25% of blind nils make it at this table, too few for the "
+        "points at 120 behind"
+    )
+    for ours in range(-300, 400, 50):
+        for theirs in range(ours + 100, 500, 40):
+            assert decide(NO_EXCHANGE, ours, theirs) == LOOK, (ours, theirs)
+            assert decide(NO_EXCHANGE, ours, theirs, "hard") == LOOK, (ours, theirs)
 
 
-def test_a_blind_nil_that_costs_points_must_buy_a_clear_gain() -> None:
+def test_a_blind_nil_costs_points_without_an_exchange_at_any_value() -> None:
     odds = odds_for(NO_EXCHANGE)
     assert points_gain(odds, NO_EXCHANGE) < 0 < points_gain(odds_for(CLASSIC), CLASSIC)
-    look, blind = match_chances(odds, NO_EXCHANGE, ours=0, theirs=450)
-    assert 0 < blind - look < MIN_GAIN
-    look, blind = match_chances(odds, NO_EXCHANGE, ours=-200, theirs=200)
-    assert blind < look
+    for value in (50, 100, 200, 400, 1000):
+        rules = NO_EXCHANGE.with_options(blind_nil_value=value)
+        assert points_gain(odds, rules) < 0, value
+
+
+def test_the_race_policy_bids_it_when_making_it_reaches_the_target() -> None:
+    race = make_bot("normal", blind_nil="race")
+    for ours, theirs in ((300, 400), (300, 450), (350, 480), (375, 490)):
+        decision = race.decide(blind_view(NO_EXCHANGE, ours, theirs), random.Random(0))
+        assert decision.action == BLIND_NIL, (ours, theirs)
+        assert decision.reason.startswith(f"Blind nil: we trail by {theirs - ours} and need a")
+        assert "made, it takes us to 500" in decision.reason
+    # Short of the target even if made: the model of margins sees a gain here, play does not.
+    for ours, theirs in ((200, 450), (250, 490), (0, 450)):
+        assert not reaches_target(NO_EXCHANGE, ours)
+        assert race.decide(blind_view(NO_EXCHANGE, ours, theirs), random.Random(0)).action == LOOK
+    # The target and the value are the table's.
+    assert reaches_target(NO_EXCHANGE.with_options(target=300), 100)
+    assert not reaches_target(NO_EXCHANGE.with_options(blind_nil_value=100), 300)
+    # With an exchange the race adds nothing: the estimate already bids it.
+    for ours, theirs in ((0, 100), (300, 450)):
+        view = blind_view(CLASSIC, ours, theirs)
+        assert race.decide(view, random.Random(0)) == choose_blind(view)
+
+
+def test_with_an_exchange_it_looks_only_when_a_miss_would_cost_the_match() -> None:
+    look, blind = match_chances(odds_for(CLASSIC), CLASSIC, ours=0, theirs=100)
+    assert blind > look
+    for ours, theirs in ((0, 100), (100, 400), (-200, 200), (300, 450)):
+        assert decide(CLASSIC, ours, theirs) == BLIND_NIL, (ours, theirs)
 
 
 def test_a_higher_blind_nil_value_makes_it_worth_more() -> None:
@@ -96,7 +120,8 @@ def test_the_never_and_always_options_are_for_measuring_the_estimate() -> None:
     view = blind_view(NO_EXCHANGE, 0, 120)
     always = make_bot("normal", blind_nil="always").decide(view, random.Random(0))
     assert always.action == BLIND_NIL
-    with pytest.raises(ValueError, match="blind_nil must be one of estimate, never, always"):
+    with pytest.raises(ValueError,
+                       match="blind_nil must be one of estimate, race, never, always"):
         make_bot("normal", blind_nil="sometimes")
 
 

@@ -12,8 +12,14 @@ what a blind nil is worth), the score and the target.  Two pieces make the decis
 - **The match value** (:func:`match_chances`): the chance of winning the match from a points
   margin with some hands still to play, each hand moving the margin by a normally spread
   amount.  A blind nil worth points on average (:func:`points_gain`) is bid unless it lowers
-  that chance; one that costs points only when it raises the chance by :data:`MIN_GAIN` or
-  more, which happens far behind with the opponents near the target.
+  that chance.
+
+A blind nil that costs points on average (any table without an exchange: a quarter are made,
+and each costs about 130 points of the hand's margin) is never bid by the estimate.  Nothing the
+seat may know before choosing makes it pay: no bid has been made yet (the choice comes before
+the bidding), and its cards are face down.  It does win matches in one place, the race to the
+target (:func:`reaches_target`), at the same cost in points; the ``"race"`` policy bids it
+there, for a player who counts matches won rather than points (BENCHMARKS.md, issue 17).
 
 >>> odds = odds_for(Rules.named("classic"))
 >>> 0.7 < odds.made < 0.9
@@ -36,13 +42,14 @@ from . import Decision
 
 __all__ = [
     "BlindNilOdds", "ODDS", "odds_for", "measure_odds", "match_chances", "points_gain",
-    "choose_blind", "BLIND_POLICIES", "MIN_GAIN",
+    "choose_blind", "reaches_target", "BLIND_POLICIES",
 ]
 
-#: How a player may decide blind nil: by the estimate (the default), never, or whenever the
+#: How a player may decide blind nil: by the estimate (the default); by the estimate and also in
+#: the race to the target (``"race"``: more matches won, fewer points); never; or whenever the
 #: table allows it (what Normal did at a classic table before the estimate).  The last two
-#: are for measuring the first.
-BLIND_POLICIES = ("estimate", "never", "always")
+#: are for measuring the others.
+BLIND_POLICIES = ("estimate", "race", "never", "always")
 
 _PHI = NormalDist().cdf
 
@@ -178,19 +185,25 @@ def points_gain(odds: BlindNilOdds, rules: Rules) -> float:
     return blind - odds.look_margin
 
 
-#: The least gain in the chance of winning the match that a blind nil costing points must buy.
-#: The model overstates middling gains (played out from 250 - 450 without an exchange: 4.7
-#: points predicted, 1.8 found; from 300 - 450: 6.5 predicted, 7.2 found), and at 0.02 the
-#: blind nils it let through cost 37 points a match against never bidding them for no
-#: measurable gain in wins (BENCHMARKS.md, issue 17): only the clear gains are taken.
-MIN_GAIN = 0.05
+def reaches_target(rules: Rules, ours: int) -> bool:
+    """Whether a made blind nil alone would take a side at ``ours`` to the target.
+
+    This is where a blind nil that costs points on average still wins matches.  Played out
+    without an exchange (BENCHMARKS.md, issue 17), it raised the side's win chance by 3 to 9
+    points from every score tried at 300 or more (the opponents at 400 to 490), and by nothing
+    measurable from 200 or 250, where :func:`match_chances` predicted gains of up to 5: that
+    model sees margins, not the race, in which a made blind nil ends the match at once.  The
+    points are lost all the same (about 130 a blind nil), so only the ``"race"`` policy asks.
+    """
+    return ours + rules.blind_nil_value >= rules.target
 
 
 def choose_blind(view: View, policy: str = "estimate") -> Decision:
     """Blind nil or look, for the seat whose choice it is (its cards are not in the view).
 
     ``policy`` ``"estimate"`` weighs the odds against the match (see the module docstring);
-    ``"never"`` and ``"always"`` are there to measure the estimate against.
+    ``"race"`` does too, and also bids a blind nil that costs points when making it would take
+    the side to the target; ``"never"`` and ``"always"`` are there to measure them against.
     """
     side = view.seat & 1
     ours, theirs = view.totals[side], view.totals[1 - side]
@@ -200,22 +213,32 @@ def choose_blind(view: View, policy: str = "estimate") -> Decision:
         return Decision(LOOK, f"Look at the cards: {why}")
     if policy == "always":
         return Decision(BLIND_NIL, f"Blind nil: we trail by {trail}, and I always take it")
-    odds = odds_for(view.rules)
-    look, blind = match_chances(odds, view.rules, ours, theirs)
+    rules = view.rules
+    odds = odds_for(rules)
+    look, blind = match_chances(odds, rules, ours, theirs)
     rate = f"about {odds.made:.0%} of blind nils make it at this table"
-    # Points first: a blind nil worth points on average is bid unless it lowers the chance
-    # of winning.  One that costs points must buy a clear gain in that chance: the model is
-    # rough, and far behind every choice shows a tiny gain while the points lost are real.
-    gain = blind - look
-    if (gain >= 0 and points_gain(odds, view.rules) > 0) or gain >= MIN_GAIN:
-        need = "need a swing" if gain >= MIN_GAIN else "the points are worth it"
+    if points_gain(odds, rules) > 0:
+        # Worth points on average (an exchange): bid unless it lowers the chance of winning.
+        if blind >= look:
+            return Decision(
+                BLIND_NIL,
+                f"Blind nil: we trail by {trail} and the points are worth it; {rate} "
+                f"(win chance about {blind:.0%} blind, {look:.0%} looking)",
+            )
+        return Decision(
+            LOOK,
+            f"Look at the cards: {rate}, but at {trail} behind a miss would cost the match "
+            f"(win chance about {look:.0%} looking, {blind:.0%} blind)",
+        )
+    # It costs points on average (no exchange), and nothing the seat can see before looking
+    # changes that.  Only the race to the target buys matches with those points.
+    if policy == "race" and reaches_target(rules, ours):
         return Decision(
             BLIND_NIL,
-            f"Blind nil: we trail by {trail} and {need}; {rate} "
-            f"(win chance about {blind:.0%} blind, {look:.0%} looking)",
+            f"Blind nil: we trail by {trail} and need a swing; made, it takes us to "
+            f"{rules.target} ({rate})",
         )
     return Decision(
         LOOK,
-        f"Look at the cards: {rate}, too few at {trail} behind "
-        f"(win chance about {look:.0%} looking, {blind:.0%} blind)",
+        f"Look at the cards: {rate}, too few for the points at {trail} behind",
     )

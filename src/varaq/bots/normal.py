@@ -64,8 +64,8 @@ class NormalBot:
     """The Normal computer player (see the module docstring).
 
     ``blind_nil``: how it chooses blind nil, ``"estimate"`` (weigh the odds against the match
-    score, see :mod:`varaq.bots.blind`), or ``"never"`` and ``"always"``, which exist to
-    measure the estimate against.
+    score, see :mod:`varaq.bots.blind`), ``"race"`` (also in the race to the target, where it
+    costs points), or ``"never"`` and ``"always"``, which exist to measure the others against.
     """
 
     name = "normal"
