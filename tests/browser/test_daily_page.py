@@ -20,6 +20,10 @@ from harness import Console, Server, shot
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from table_driver import cards_in_hand
 
+from varaq.daily import DAILY_RULES
+from varaq.rulebook import describe
+from varaq.rules import Rules
+
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 DESKTOP = {"width": 1366, "height": 657}
@@ -246,6 +250,55 @@ def test_the_daily_page_fits_without_sideways_scrolling(
     ctx.close()
     assert not console.unexpected(), console.unexpected()
 
+
+
+#: The page's own guide, heading by heading, in order.
+GUIDE = ["How to play", "Spades and nil", "Scoring", "Controls", "Questions and answers"]
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE])
+def test_the_guide_is_on_the_page_closed_and_quotes_the_dailys_own_rules(
+    browser: Browser, console: Console, daily_server: Server, size: dict[str, int],
+) -> None:
+    ctx = context(browser, console, viewport=size, is_mobile=size is PHONE,
+                  has_touch=size is PHONE)
+    page = ctx.new_page()
+    open_daily(page, daily_server.base)
+    guide = page.locator("#daily-guide details")
+    expect(page.locator("#daily-guide summary")).to_have_text(GUIDE)
+    # Closed at first, so the day's card and its Play button stay in the first screen.
+    for i in range(len(GUIDE)):
+        assert guide.nth(i).get_attribute("open") is None
+    play = page.locator("#daily-play").bounding_box()
+    assert play is not None and play["y"] + play["height"] <= size["height"]
+    # The rules are the daily preset's, in the rules page's words: nothing typed twice.
+    rules = Rules.named(DAILY_RULES)
+    words = {s["heading"]: s["text"] for s in describe(rules)["sections"]}
+    for target in page.locator(".rule-target").all():
+        expect(target).to_have_text(str(rules.target))
+    page.locator("#guide-scoring summary").click()
+    expect(page.locator('#guide-scoring [data-rule="Scoring"]')).to_have_text(words["Scoring"])
+    expect(page.locator('#guide-scoring [data-rule="Bags"]')).to_have_text(words["Bags"])
+    page.locator("#guide-spades summary").click()
+    expect(page.locator('#guide-spades [data-rule="Nil"]')).to_have_text(words["Nil"])
+    expect(page.locator('#guide-spades [data-rule="Blind nil"]')).to_have_text(
+        words["Blind nil"])
+    page.locator("#guide-how summary").click()
+    expect(page.locator('#guide-how [data-rule="Winning"]')).to_contain_text(
+        f"reach {rules.target} points")
+    for heading in ("guide-controls", "guide-questions"):
+        page.locator(f"#{heading} summary").click()
+        expect(page.locator(f"#{heading}")).to_have_attribute("open", "")
+    expect(page.locator("#guide-questions dt")).to_have_count(5)
+    # Every section open, the page still fits the width of the window.
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= size["width"]
+    shot(page, f"daily-guide-{size['width']}x{size['height']}")
+    # And closed again with a click, as any heading.
+    page.locator("#guide-scoring summary").click()
+    expect(page.locator('#guide-scoring [data-rule="Bags"]')).to_be_hidden()
+    ctx.close()
+    assert not console.unexpected(), console.unexpected()
 
 
 #: Each weekday name's column and the columns of the month's first seven days.

@@ -26,6 +26,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..daily import (
+    DAILY_RULES,
     FIRST_DAY,
     Board,
     DailyError,
@@ -36,6 +37,8 @@ from ..daily import (
     parse_month,
     share_line,
 )
+from ..rulebook import describe
+from ..rules import Rules
 from ..seats import S
 from ..service.daily import Daily, DailyTry, samples_from_env
 from ..service.errors import Refusal
@@ -134,6 +137,19 @@ def _you_json(day: date, own: DailyTry, board: Board) -> dict[str, Any]:
     }
 
 
+def _rules_json() -> dict[str, Any]:
+    """The daily's rules for the page's own guide: the preset's name, its target, and each rule
+    in the words of the rules page (:func:`varaq.rulebook.describe`), written from the preset's
+    values, so the guide cannot quote a number the table does not play."""
+    rules = Rules.named(DAILY_RULES)
+    described = describe(rules)
+    return {
+        "label": described["label"],
+        "target": rules.target,
+        "sections": {s["heading"]: s["text"] for s in described["sections"]},
+    }
+
+
 async def _day_json(request: Request, day: date) -> dict[str, Any]:
     daily = daily_of(request)
     user_id: int | None = request.app.state.identity.user_id(request)
@@ -146,6 +162,7 @@ async def _day_json(request: Request, day: date) -> dict[str, Any]:
         "late": day < today, "signed_in": user_id is not None,
         "you": None if own is None else _you_json(day, own, board),
         "board": _board_json(board, mine),
+        "rules": _rules_json(),
     }
 
 

@@ -105,6 +105,18 @@ function drawHeading(doc) {
   document.title = `Daily ${doc.date} · Varaq`;
 }
 
+/** The guide's rules, in the rules page's words for the daily preset (sent with the day). */
+function drawGuide(doc) {
+  const rules = doc.rules;
+  for (const span of document.querySelectorAll(".rule-target")) span.textContent = String(rules.target);
+  for (const span of document.querySelectorAll(".rule-label")) span.textContent = rules.label;
+  for (const p of document.querySelectorAll(".rule-text")) {
+    const text = rules.sections[p.dataset.rule] || "";
+    p.textContent = text;
+    p.hidden = !text;
+  }
+}
+
 function drawWho(doc) {
   const who = $("#daily-who");
   who.replaceChildren();
@@ -351,6 +363,7 @@ async function main() {
   page.doc = doc;
   page.month = [Number(doc.date.slice(0, 4)), Number(doc.date.slice(5, 7))];
   drawHeading(doc);
+  drawGuide(doc);
   drawWho(doc);
   drawPlay(doc);
   drawResult(doc);
