@@ -62,6 +62,9 @@ log = logging.getLogger("varaq.service")
 
 #: Tables handed over by a leaving process that this one loads at the same time.
 HANDOVER_AT_ONCE = 16
+#: Tables a leaving process lets go at a time: their locks in one statement, their notices
+#: together, so the next owner claims them together too.
+HANDOVER_WAVE = 25
 #: Seconds a leaving process waits for a peer to have read its tables before letting them go
 #: (they keep playing meanwhile), and the most tables it asks a peer to read ahead.
 PREPARE_WAIT = 5.0
@@ -106,6 +109,9 @@ class Tables:
         self.leaving = False
         #: The hand-over under way, once SIGTERM or the shutdown started it.
         self._handing: asyncio.Task[int] | None = None
+        #: Tables a leaving process let go, to claim together (:meth:`claim_soon`).
+        self._to_claim: dict[str, Table] = {}
+        self._claiming: asyncio.Task[None] | None = None
 
     # -- the one way in ----------------------------------------------------------------------
 
@@ -178,18 +184,39 @@ class Tables:
         except Exception as e:  # the database is away: keep following
             log.warning("claiming tables failed: %s", e)
             return
-        for table in followed:
-            if table.id in won:
-                # Owner first, listener second: a request heard here finds an owner.
-                started = time.perf_counter()
-                await cluster.unsubscribe(f"varaq:ev:{table.id}")
-                await replica.become_owner(table, won[table.id])
-                became = time.perf_counter()
-                await cluster.subscribe(f"varaq:req:{table.id}",
-                                        functools.partial(replica.handle, table))
-                log.info("table %s: owned here now", table.id, extra={
-                    "become_s": round(became - started, 3),
-                    "listen_s": round(time.perf_counter() - became, 3)})
+        async def take(table: Table) -> None:
+            # Owner first, listener second: a request heard here finds an owner.
+            started = time.perf_counter()
+            await cluster.unsubscribe(f"varaq:ev:{table.id}")
+            await replica.become_owner(table, won[table.id])
+            became = time.perf_counter()
+            await cluster.subscribe(f"varaq:req:{table.id}",
+                                    functools.partial(replica.handle, table))
+            log.info("table %s: owned here now", table.id, extra={
+                "become_s": round(became - started, 3),
+                "listen_s": round(time.perf_counter() - became, 3)})
+
+        # Side by side: the Redis reader then subscribes the request channels in one pass,
+        # where one after the other each waited for its own turn of the reader.
+        await asyncio.gather(*(take(t) for t in followed if t.id in won))
+
+    def claim_soon(self, table: Table) -> None:
+        """Claim ``table`` together with the others whose hand-over notices arrive with it:
+        a leaving process lets its tables go a wave at a time, and one claim for a wave takes
+        all their locks in one statement (:meth:`claim`)."""
+        self._to_claim[table.id] = table
+        if self._claiming is None or self._claiming.done():
+            self._claiming = asyncio.get_running_loop().create_task(self._claim_waiting())
+
+    async def _claim_waiting(self) -> None:
+        await asyncio.sleep(0)  # the rest of the wave's notices, read in the same pass
+        while self._to_claim:
+            tables = list(self._to_claim.values())
+            self._to_claim.clear()
+            try:
+                await self.claim(tables)
+            except Exception:
+                log.exception("claiming handed-over tables failed")
 
     async def tell_presence(self, table: Table) -> None:
         """A follower tells the owner how many sockets it has at the table, per person."""
@@ -574,16 +601,17 @@ class Tables:
         return await asyncio.shield(self.start_hand_over())
 
     async def _hand_over(self) -> int:
-        """Give each table this process owns to another process, one at a time, and how
-        many it gave.
+        """Give each table this process owns to another process, a wave of
+        :data:`HANDOVER_WAVE` at a time, and how many it gave.
 
         First the other processes are asked to read the tables (``prepare``; up to
-        :data:`PREPARE_WAIT` seconds, while the tables play on here).  Then each table is let
-        go under its own lock, so a commit under way is stored first; from then on this copy
-        only forwards (its role is ``follower``), its lock is released, and the processes
-        following it are told to take it at once, without waiting for their heartbeat.
-        Whoever takes the lock reads the table from the store, where every commit already is:
-        the lock is never free while the newest version is only here."""
+        :data:`PREPARE_WAIT` seconds, while the tables play on here).  Then, a wave at a
+        time, each table is let go under its own lock, so a commit under way is stored first;
+        from then on this copy only forwards (its role is ``follower``); the wave's locks are
+        released, and the processes following its tables are told to take them at once,
+        without waiting for their heartbeat.  Whoever takes a lock finds every commit in the
+        store, and reads the table again unless its copy is already at that version: the lock
+        is never free while the newest version is only here."""
         cluster = self.cluster
         if cluster is None:
             return 0
@@ -602,15 +630,20 @@ class Tables:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._peer_ready.wait(), PREPARE_WAIT)
         prepared = time.perf_counter()
-        for table in owned:
-            async with table.lock:
-                # Still listening for requests: until the next owner listens, they are
-                # answered "moving" at once (and asked again), never left to time out.
-                table.role = "follower"
-                table.driver.cancel()
-                await cluster.locks.release(table.id)
-            await replica.hand_on(table)
-            given += 1
+        for start in range(0, len(owned), HANDOVER_WAVE):
+            wave = owned[start:start + HANDOVER_WAVE]
+            for table in wave:
+                async with table.lock:
+                    # A commit under way is stored first; from here on this copy commits
+                    # nothing (a follower forwards).  Still listening for requests: until the
+                    # next owner listens, they are answered "moving" at once and asked again.
+                    table.role = "follower"
+                    table.driver.cancel()
+            # Every commit of the wave is stored: its locks go in one statement, and the
+            # processes following its tables are told at once, side by side.
+            await cluster.locks.release_all([t.id for t in wave])
+            await asyncio.gather(*(replica.hand_on(t) for t in wave))
+            given += len(wave)
         released = time.perf_counter()
         for table in owned:
             await cluster.unsubscribe(f"varaq:req:{table.id}")

@@ -155,8 +155,9 @@ async def follow(table: Table, message: dict[str, Any]) -> None:
     if table.role != "follower":
         return
     if message.get("handover"):
-        # The owner is leaving and has let go of the table: take it now, not at the heartbeat.
-        await table.tables.claim([table])
+        # The owner is leaving and has let go of the table: take it now, not at the heartbeat
+        # (with the rest of its wave, in one claim).
+        table.tables.claim_soon(table)
         return
     if "push" in message:
         table.fanout.to_all(message["push"])
