@@ -290,12 +290,12 @@ function liveItem(row) {
   const who = el("p", "live-who");
   who.append(el("strong", "", ns), " vs ", el("strong", "", ew));
   const facts = el("p", "live-facts", liveFacts(row));
-  const badges = el("p", "live-badges", (row.badges || []).join(" · "));
+  facts.append(" · ", el("span", "live-badges", (row.badges || []).join(" · ")));
   const watch = el("a", "button secondary small", "Watch");
   watch.href = row.watch || `/play/${encodeURIComponent(row.id)}`;
   watch.setAttribute("aria-label", `Watch ${ns} against ${ew}`);
   const words = el("div", "live-words");
-  words.append(who, facts, badges);
+  words.append(who, facts);
   item.append(words, watch);
   return item;
 }
