@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from harness import Console, shot
-from online_driver import expect_waiting_room, fresh_name, open_table, sign_up
+from online_driver import expect_waiting_room, fresh_name, open_home, open_table, sign_up
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from conftest import LAPTOP, SMALL_PHONE, person
@@ -98,8 +98,9 @@ def test_a_friend_sees_you_online_and_your_invitation_brings_them_to_the_table(
     ana_name = fresh_name("Ana")
     sign_up(ana, server.base, ana_name)
     panel = ana.get_by_role("region", name="Friends")
+    panel.get_by_role("button", name="Follow or block").click()
     panel.get_by_label("Player's name").fill(bo_name)
-    panel.get_by_role("button", name="Follow").click()
+    panel.get_by_role("button", name="Follow", exact=True).click()
     friend = panel.locator(".friend", has_text=bo_name)
     expect(friend.locator(".friend-status")).to_have_text("Online")
     fits(ana, "#friends")
@@ -149,15 +150,16 @@ def test_a_blocked_person_is_kept_off_the_table(
     ana = person(browser, console, people)
     sign_up(ana, server.base, fresh_name("Ana"))
     panel = ana.get_by_role("region", name="Friends")
+    panel.get_by_role("button", name="Follow or block").click()
     panel.get_by_label("Player's name").fill(cy_name)
-    panel.get_by_role("button", name="Block").click()
+    panel.get_by_role("button", name="Block", exact=True).click()
     expect(panel.locator("#friends-note")).to_have_text(f"You blocked {cy_name}.")
     expect(panel.locator(".friends-blocked summary")).to_have_text("Blocked players (1)")
     ana.get_by_role("link", name="Your profile and matches").click()
     own = ana.get_by_role("region", name="Friends")
     expect(own.locator(".friends-blocked summary")).to_have_text("Blocked players (1)")
     fits(ana, "#friends")
-    ana.go_back()
+    open_home(ana, server.base)
     open_table(ana, level="Easy", fill_bots=True)
     code = ana.locator("#waiting-code").inner_text().strip()
     console.allow("status of 403")  # the refused join, as the browser logs it

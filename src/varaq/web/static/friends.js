@@ -486,20 +486,25 @@ function buildPanel(root) {
   root.setAttribute("aria-labelledby", "friends-title");
   const form = el("form", "friends-form");
   form.noValidate = true;
-  const label = el("label", "inline-field", "Player's name");
+  // One row: the field says what it is for (its label is for screen readers and tests).
   const field = el("input");
   field.name = "name";
   field.maxLength = 24;
   field.autocomplete = "off";
   field.spellcheck = false;
+  field.placeholder = "Follow a player by name";
+  field.setAttribute("aria-label", "Player's name");
   field.setAttribute("autocapitalize", "none");
-  label.append(field);
   const follow = el("button", "secondary small", "Follow");
   follow.type = "submit";
   const blockButton = small("Block", "ghost", async () => {
-    if (field.value.trim() && await change("block", field.value)) field.value = "";
+    if (!field.value.trim()) {
+      panelNote("Type the name of the player to block.", true);
+      return;
+    }
+    if (await change("block", field.value)) field.value = "";
   });
-  form.append(label, follow, blockButton);
+  form.append(field, follow, blockButton);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     if (!field.value.trim()) {
@@ -523,7 +528,21 @@ function buildPanel(root) {
   blocked.append(el("summary", "", "Blocked players"), el("ul", "blocked-list"));
   const notify = el("button", "ghost small notify-button");
   notify.type = "button";
-  root.append(heading, form, note, list, empty, blocked, notify);
+  // The form opens on demand: the home page's box has no line to spare on a laptop.
+  form.hidden = true;
+  form.id = "friends-form";
+  const open = el("button", "secondary small friends-open", "Follow or block");
+  open.type = "button";
+  open.setAttribute("aria-expanded", "false");
+  open.setAttribute("aria-controls", "friends-form");
+  open.addEventListener("click", () => {
+    form.hidden = !form.hidden;
+    open.setAttribute("aria-expanded", String(!form.hidden));
+    if (!form.hidden) field.focus();
+  });
+  const head = el("div", "friends-head");
+  head.append(heading, open, notify);
+  root.append(head, form, note, list, empty, blocked);
   drawNotifyButtons();
 }
 
