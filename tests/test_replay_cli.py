@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from varaq.cli import main
+from varaq.cli import build_parser, main, replay_words
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -192,6 +192,34 @@ def test_replay_starts_without_the_other_commands_modules(tmp_path: Path) -> Non
         f"status = main(['replay', {str(EXAMPLES / 'classic-match.json')!r}, '--json'])\n"
         "loaded = [m for m in ('varaq.arena', 'varaq.solver', 'varaq.bots', 'varaq.analysis',\n"
         "          'varaq.web', 'multiprocessing', 'starlette') if m in sys.modules]\n"
+        "print(status, loaded, file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert proc.stderr.strip() == "0 []"
+
+
+def test_the_plain_replay_words_skip_the_parser_and_mean_what_it_means(tmp_path: Path) -> None:
+    """``varaq replay FILE [--json]`` is read without argparse's parser (whose help formatter
+    imports ``shutil``, ``bz2``, ``lzma`` and ``locale``), into what the parser would give."""
+    record = str(EXAMPLES / "classic-match.json")
+    parser = build_parser("replay")
+    for words in (["replay", record], ["replay", record, "--json"], ["replay", "--json", record],
+                  ["replay", "-"], ["replay", "-", "--json"]):
+        fast = replay_words(words)
+        assert fast is not None, words
+        slow = parser.parse_args(words)
+        assert vars(fast) == vars(slow), words
+    # Anything else goes through the parser, which explains it.
+    for words in (["replay"], ["replay", "--help"], ["replay", "a.json", "b.json"],
+                  ["replay", record, "--json", "--json"], ["replay", record, "--jsn"],
+                  ["replay", "--", record], ["arena", record], [record, "replay"]):
+        assert replay_words(words) is None, words
+    script = (
+        "import sys\n"
+        "from varaq.cli import main\n"
+        f"status = main(['replay', {record!r}, '--json'])\n"
+        "loaded = [m for m in ('shutil', 'locale', 'lzma') if m in sys.modules]\n"
         "print(status, loaded, file=sys.stderr)\n"
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -128,7 +128,7 @@ def replay_words(words: Sequence[str]) -> argparse.Namespace | None:
         return None
     from .replay import run
 
-    return argparse.Namespace(command="replay", file=rest[0], json=as_json, _run=run)
+    return argparse.Namespace(version=None, command="replay", file=rest[0], json=as_json, _run=run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
