@@ -8,16 +8,13 @@
 //
 // - Static files: from the cache first (their hashed addresses never change meaning).
 // - Pages: from the network; when it fails, the offline page.
-// - The API: from the network, and never stored, because most answers hold a seat's cards.
-//   Only the public rule books (presets, the rules in words) are kept, to answer from when
-//   the network fails.
-// - Sockets and anything sent (POST…) are not the worker's business.
+// - The API, sockets and anything sent (POST…) are not the worker's business: they go to the
+//   network untouched and nothing of them is ever stored, since a table's answers hold a
+//   seat's cards, and a stale answer would only mislead the table.
 
 const BUILD = { cache: "varaq-unbuilt", shell: ["/offline.html"] };
 
 const OFFLINE_PAGE = "/offline.html";
-/** API answers that are the same for everyone and hold no cards. */
-const PUBLIC_API = ["/api/presets", "/api/rules", "/api/rules/examples"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -45,10 +42,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(page(request));
   } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(staticFile(request));
-  } else if (PUBLIC_API.includes(url.pathname)) {
-    event.respondWith(publicAnswer(request));
   }
-  // Everything else (a table's state, hints, accounts…) goes to the network untouched.
+  // Everything else (the API: a table's state, hints, accounts…) goes to the network untouched.
 });
 
 /** A page: the network's answer, or the offline page when there is none. */
@@ -70,18 +65,4 @@ async function staticFile(request) {
   const answer = await fetch(request);
   if (answer.ok) await cache.put(request, answer.clone());
   return answer;
-}
-
-/** A public rule book: the network first (kept for next time), the kept copy without it. */
-async function publicAnswer(request) {
-  const cache = await caches.open(BUILD.cache);
-  try {
-    const answer = await fetch(request);
-    if (answer.ok) await cache.put(request, answer.clone());
-    return answer;
-  } catch (error) {
-    const kept = await cache.match(request);
-    if (kept) return kept;
-    throw error;
-  }
 }
