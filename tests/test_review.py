@@ -183,11 +183,18 @@ def test_a_card_that_loses_a_nil_names_one_that_kept_it() -> None:
             game.apply(bot.act(game.view(game.turn), rng))
         if 0 not in game.log[-1].bids:
             continue
-        review = review_hand(HandFacts.from_game(game, 1), bids=False)
+        facts = HandFacts.from_game(game, 1)
+        review = review_hand(facts, bids=False)
         lost = [p for p in review.priced.values() if p.kind == "nil" and p.flag]
+        fresh = HandSolvers(False)
         for p in lost:
             assert p.flag == "??" and p.best_cards and p.card not in p.best_cards
             assert any(card_unicode(c) in p.text for c in p.best_cards), p.text
+            # The card named keeps the verdict the card played lost.
+            assert p.nil_seat is not None
+            pos = positions(facts)[p.index]
+            for better in p.best_cards:
+                assert fresh.nil_open(pos, p.nil_seat, better, None) == bool(p.best)
         if lost:
             return
     raise AssertionError("no nil lost by a card in 40 deals")

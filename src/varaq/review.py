@@ -379,6 +379,9 @@ class HandSolvers:
     def __init__(self, jokers: bool) -> None:
         self.jokers = jokers
         self._solvers: dict[tuple[int, int], Solver] = {}
+        #: (nil seat, position index) -> whether the nil can be set there, noted when the card
+        #: before it was judged: the position after a card is the next card's position.
+        self._verdicts: dict[tuple[int, int], bool] = {}
 
     def get(self, side: int, nil_seat: int = -1) -> Solver:
         key = (side, nil_seat)
@@ -405,15 +408,31 @@ class HandSolvers:
                  nodes: int | None) -> bool:
         """Whether the defence can force a trick on ``nil_seat`` from ``pos`` (``card`` None)
         or once ``card`` is played: one yes-or-no search, within ``nodes`` more nodes."""
+        if card is None and pos.two_clubs and not pos.trick:
+            card = pos.card  # the 2♣ is the only lead: the position is worth its card
+        if card is None and (nil_seat, pos.index) in self._verdicts:
+            return self._verdicts[nil_seat, pos.index]
         solver = self.get(1 - (nil_seat & 1), nil_seat)
         solver.node_limit = None if nodes is None else solver.nodes + nodes
         args = (pos.hands, pos.leader, pos.trick, pos.broken)
         try:
-            if card is None and pos.two_clubs and not pos.trick:
-                card = pos.card  # the 2♣ is the only lead: the position is worth its card
             if card is None:
                 return solver.at_least(*args, 1)
-            return solver.at_least_after(*args, card, 1)
+            verdict = solver.at_least_after(*args, card, 1)
+        finally:
+            solver.node_limit = None
+        if card == pos.card:
+            # If the nil survives this card, the next position is exactly the one it leaves.
+            self._verdicts[nil_seat, pos.index + 1] = verdict
+        return verdict
+
+    def nil_best_card(self, pos: Position, nil_seat: int, nodes: int | None) -> int:
+        """A best card for the player to move when the count is the tricks the defence can
+        force on ``nil_seat``: the fewest for the nil's side, the most for the defence."""
+        solver = self.get(1 - (nil_seat & 1), nil_seat)
+        solver.node_limit = None if nodes is None else solver.nodes + nodes
+        try:
+            return solver.best(pos.hands, pos.leader, pos.trick, pos.broken, pos.two_clubs)[1]
         finally:
             solver.node_limit = None
 
@@ -472,9 +491,9 @@ def _price_nil(facts: HandFacts, pos: Position, solvers: HandSolvers, live: list
         price = CardPrice(pos.index, pos.seat, pos.card, "nil", can, could, (),
                           nil_seat=nil_seat, tricks=tricks, tricks_best=tricks_best)
         if lost:
-            # Rare: only now is each card's count searched, to name one that kept the verdict.
-            counts = solvers.values(pos, 1 - (nil_seat & 1), nil_seat, nodes)
-            best_cards = tuple(sorted(c for c, v in counts.items() if bool(v) == bool(could)))
+            # Rare: only now is a card that kept the verdict searched for, to name it: the
+            # solver's best card for the nil's count (one search, not one per legal card).
+            best_cards = (solvers.nil_best_card(pos, nil_seat, nodes),)
             price = _with(price, "??", _nil_words(pos, nil_seat, ours,
                                                   _closest(best_cards, pos.card)))
             return _with_best(price, best_cards)
