@@ -294,3 +294,25 @@ def test_the_seated_table_shows_each_person_their_own_wait(tmp_path: Path) -> No
         c.cookies.clear()
         watcher = c.get(f"/api/games/{table}").json()["table"]
         assert "waited" not in watcher
+
+
+def test_when_a_table_cannot_be_made_every_group_of_that_look_waits_again() -> None:
+    clock = Clock()
+    tries: list[set[int]] = []
+
+    async def seat(chairs: list[Chair | None]) -> Any:
+        tries.append(people_of(chairs))
+        raise RuntimeError("the database is away")
+
+    q = QuickMatch(seat, clock=clock)
+    q._ensure_running = lambda: None  # type: ignore[method-assign]
+
+    async def go() -> None:
+        for uid in range(1, 9):
+            await q.join(uid, f"p{uid}", None, 10.0 if uid % 2 else 30.0)
+            clock.now += 1
+        await q.tick()
+
+    run_async(go())
+    assert tries == [{1, 3, 5, 7}]  # the first failed: the second was not tried, nor lost
+    assert [w.user_id for w in q.queue] == list(range(1, 9))

@@ -40,7 +40,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Any
 
 from ..seats import N, S
@@ -70,9 +69,6 @@ GAP_START = 3.0
 #: How much the gap widens per second that person has waited: 15 points after a minute,
 #: which spans nearly every rating people have (the computer players range over 13).
 GAP_PER_SECOND = 0.2
-#: Of the people within the gap, how many of the nearest-rated a group is looked for among
-#: (bounds the work of one look at a long queue: 220 groups per person at most).
-NEAREST = 12
 #: The rating a computer player counts at when the sides are balanced (quick tables play
 #: Normal).
 BOT_RATING = BOT_RATINGS["normal"][0]
@@ -219,60 +215,94 @@ class QuickMatch(_Ticking):
         return {"state": "idle", "queue": len(self.queue)}
 
     def groups(self) -> list[Group]:
-        """Take the groups that can sit down now off the queue, balanced and seated."""
-        out = []
+        """Take the groups that can sit down now off the queue, balanced and seated.
+
+        Each person is looked at once, the longest waiting first, among the people still
+        waiting in rating order: someone with no group now has none after others sit down
+        either (the queue only shrinks during one look), so a look costs one sort of the
+        queue and a few neighbours per person — a few milliseconds for hundreds waiting."""
         now = self._clock()
-        while (members := self._next_group(now)) is not None:
-            taken = {w.user_id for w in members}
-            self.queue = [w for w in self.queue if w.user_id not in taken]
+        arrival = {id(w): i for i, w in enumerate(self.queue)}
+        ladder = sorted(self.queue, key=lambda w: (w.rating, arrival[id(w)]))
+        rung = {id(w): i for i, w in enumerate(ladder)}
+        taken: set[int] = set()
+        out = []
+        for anchor in self.queue:
+            if id(anchor) in taken:
+                continue
+            members = self._group_for(anchor, now, ladder, rung[id(anchor)], taken, arrival)
+            if members is None:
+                continue
+            members.sort(key=lambda w: arrival[id(w)])
+            taken.update(id(w) for w in members)
             out.append(Group(members, balance(members, now)))
+        self.queue = [w for w in self.queue if id(w) not in taken]
         return out
 
-    def _next_group(self, now: float) -> list[Waiting] | None:
-        """The next group to sit down, in arrival order, or ``None``: four people within the
-        allowed gap of the longest waiter among them (the smallest spread first), else a
-        longest waiter whose wait for people is over, with the nearest who allow computer
-        players."""
-        for anchor in self.queue:  # the longest waiting first
-            gap = allowed_gap(now - anchor.since)
-            near = sorted((w for w in self.queue
-                           if w is not anchor and abs(w.rating - anchor.rating) <= gap),
-                          key=lambda w: abs(w.rating - anchor.rating))[:NEAREST]
-            best: tuple[float, list[Waiting]] | None = None
-            for trio in combinations(near, 3):
-                group = [anchor, *trio]
-                spread = max(w.rating for w in group) - min(w.rating for w in group)
-                if spread <= gap and (best is None or spread < best[0] - 1e-9):
-                    best = (spread, group)
-            if best is not None:
-                return self._in_arrival_order(best[1])
-            if anchor.bots_after is not None and now - anchor.since >= anchor.bots_after:
-                group = [anchor]
-                for w in near:
-                    if w.bots_after is None or len(group) == 4:
-                        continue
-                    ratings = [x.rating for x in group] + [w.rating]
-                    if max(ratings) - min(ratings) <= gap:
-                        group.append(w)
-                return self._in_arrival_order(group)
-        return None
+    @staticmethod
+    def _group_for(anchor: Waiting, now: float, ladder: list[Waiting], at: int,
+                   taken: set[int], arrival: dict[int, int]) -> list[Waiting] | None:
+        """``anchor``'s group, or ``None``: the three people still free whose ratings make
+        the smallest spread with theirs within the allowed gap (the smallest spread holding
+        the anchor is always four neighbours in rating order; on a tie, the earliest to
+        arrive), else — once the anchor's wait for people is over — the nearest-rated who
+        also allow computer players, as long as the spread stays within the gap."""
+        gap = allowed_gap(now - anchor.since)
 
-    def _in_arrival_order(self, group: list[Waiting]) -> list[Waiting]:
-        order = {id(w): i for i, w in enumerate(self.queue)}
-        return sorted(group, key=lambda w: order[id(w)])
+        def free(step: int, *, bots: bool = False) -> list[Waiting]:
+            """Up to three free people on one side of the anchor in rating order, nearest
+            first, within the gap (``bots``: only those who allow computer players)."""
+            found: list[Waiting] = []
+            i = at + step
+            while 0 <= i < len(ladder) and len(found) < 3:
+                w = ladder[i]
+                if abs(w.rating - anchor.rating) > gap:
+                    break
+                if id(w) not in taken and (not bots or w.bots_after is not None):
+                    found.append(w)
+                i += step
+            return found
+
+        below, above = free(-1), free(1)
+        row = [*reversed(below), anchor, *above]
+        best: tuple[float, list[int], list[Waiting]] | None = None
+        for first in range(len(row) - 3):
+            window = row[first:first + 4]
+            if anchor not in window:
+                continue
+            spread = round(window[-1].rating - window[0].rating, 9)
+            order = sorted(arrival[id(w)] for w in window)
+            if spread <= gap and (best is None or (spread, order) < best[:2]):
+                best = (spread, order, window)
+        if best is not None:
+            return list(best[2])
+        if anchor.bots_after is None or now - anchor.since < anchor.bots_after:
+            return None
+        group = [anchor]
+        below, above = free(-1, bots=True), free(1, bots=True)
+        for w in sorted([*below, *above],
+                        key=lambda w: (abs(w.rating - anchor.rating), arrival[id(w)])):
+            ratings = [x.rating for x in group] + [w.rating]
+            if len(group) < 4 and max(ratings) - min(ratings) <= gap:
+                group.append(w)
+        return group
 
     async def tick(self) -> None:
-        for group in self.groups():
+        formed = self.groups()
+        for n, group in enumerate(formed):
             self.seating = group.members
+            # The groups after this one wait at the front again if this one fails.
+            later = [w for g in formed[n + 1:] for w in g.members]
             try:
                 table = await self._seat(group.chairs)
             except Suspended as e:  # the others wait at the front again, without them
-                self.queue = [w for w in group.members if w.user_id not in e.user_ids] \
-                    + self.queue
+                back = [w for w in group.members if w.user_id not in e.user_ids]
+                self.queue = sorted([*back, *later, *self.queue], key=lambda w: w.since)
                 return
             except Exception as e:  # storage failed: they wait at the front again
                 log.error("seating a quick match failed: %s", e)
-                self.queue = group.members + self.queue
+                self.queue = sorted([*group.members, *later, *self.queue],
+                                    key=lambda w: w.since)
                 return
             finally:
                 self.seating = []
