@@ -94,7 +94,9 @@ class Tables:
         #: Hand-overs from a leaving process being taken up (at most HANDOVER_AT_ONCE at once).
         self._taking = asyncio.Semaphore(HANDOVER_AT_ONCE)
         self._taken: set[asyncio.Task[None]] = set()
-        #: Set when a peer has loaded the tables this process is about to hand on.
+        #: The tables this process is about to hand on that a peer has read (``ready``),
+        #: and an event set at each such message.
+        self._peer_read: set[str] = set()
         self._peer_ready = asyncio.Event()
         #: Names of the people seated at tables in memory, by user id.
         self.user_names: dict[int, str] = {}
@@ -535,7 +537,7 @@ class Tables:
         - ``prepare``: the tables it is about to let go.  This process loads them now, as a
           follower (they still play on at their owner meanwhile), and says it is ``ready``:
           when their locks are released it only has to take them, not read them first;
-        - ``ready``: a peer has loaded the tables this process is about to let go;
+        - ``ready``: a peer has loaded these of the tables this process is about to let go;
         - ``table``: a table nobody followed when it was let go: load it and take it (of
           several processes that try, one wins; the others let it go again).
 
@@ -543,6 +545,9 @@ class Tables:
         after the other on the channel's lane."""
         cluster = self.cluster
         if cluster is not None and message.get("ready") and message.get("for") == cluster.node:
+            ids = message.get("ids")
+            if isinstance(ids, list):
+                self._peer_read.update(t for t in ids if isinstance(t, str))
             self._peer_ready.set()
             return
         if self.leaving or cluster is None:
@@ -562,20 +567,25 @@ class Tables:
         task.add_done_callback(self._taken.discard)
 
     async def _prepare(self, table_ids: list[str], leaving: str) -> None:
-        """Follow the tables a leaving process is about to let go, then tell it so."""
+        """Follow the tables a leaving process is about to let go, a wave at a time in the
+        order it will let them go, and tell it after each wave: it releases a wave as soon
+        as that wave is read here, while the next ones are still being read."""
         async def one(table_id: str) -> None:
             async with self._taking:
                 with contextlib.suppress(Refusal):
                     await self.get(table_id)
 
         started = time.perf_counter()
-        await asyncio.gather(*(one(t) for t in table_ids))
+        for first in range(0, len(table_ids), HANDOVER_WAVE):
+            wave = table_ids[first:first + HANDOVER_WAVE]
+            await asyncio.gather(*(one(t) for t in wave))
+            cluster = self.cluster
+            if cluster is None or self.leaving:
+                return
+            await cluster.publish(replica.HANDOVER, {"ready": True, "for": leaving,
+                                                     "ids": wave})
         log.info("read %d tables another process is about to hand on in %.2f s",
                  len(table_ids), time.perf_counter() - started)
-        cluster = self.cluster
-        if cluster is not None and not self.leaving:
-            await cluster.publish(replica.HANDOVER, {"ready": True, "for": leaving,
-                                                     "tables": len(table_ids)})
 
     async def _take_handed(self, table_id: str) -> None:
         async with self._taking:
@@ -604,14 +614,16 @@ class Tables:
         """Give each table this process owns to another process, a wave of
         :data:`HANDOVER_WAVE` at a time, and how many it gave.
 
-        First the other processes are asked to read the tables (``prepare``; up to
-        :data:`PREPARE_WAIT` seconds, while the tables play on here).  Then, a wave at a
-        time, each table is let go under its own lock, so a commit under way is stored first;
-        from then on this copy only forwards (its role is ``follower``); the wave's locks are
-        released, and the processes following its tables are told to take them at once,
-        without waiting for their heartbeat.  Whoever takes a lock finds every commit in the
-        store, and reads the table again unless its copy is already at that version: the lock
-        is never free while the newest version is only here."""
+        First the other processes are asked to read the tables (``prepare``), which they do
+        a wave at a time, saying so after each (``ready``); the tables play on here meanwhile.
+        Then, a wave at a time, once a peer has read it (or :data:`PREPARE_WAIT` seconds
+        after the ``prepare``, whatever was read), each table is let go under its own lock,
+        so a commit under way is stored first; from then on this copy only forwards (its role
+        is ``follower``); the wave's locks are released, and the processes following its
+        tables are told to take them at once, without waiting for their heartbeat.  Whoever
+        takes a lock finds every commit in the store, and reads the table again unless its
+        copy is already at that version: the lock is never free while the newest version is
+        only here."""
         cluster = self.cluster
         if cluster is None:
             return 0
@@ -620,18 +632,21 @@ class Tables:
         owned = [t for t in self._tables.values() if t.role == "owner"]
         started = time.perf_counter()
         log.info("handing %d tables on", len(owned))
+        heard = 0
         if owned:
             # First let another process read them (they play on here meanwhile), so that when
             # each lock is released it is taken at once by a process that already follows it.
-            self._peer_ready.clear()
+            self._peer_read.clear()
             heard = await cluster.publish(replica.HANDOVER, {
                 "prepare": [t.id for t in owned[:MAX_PREPARED]], "from": cluster.node})
-            if heard > 1:  # this process hears its own message too
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._peer_ready.wait(), PREPARE_WAIT)
-        prepared = time.perf_counter()
+        deadline = time.perf_counter() + PREPARE_WAIT
+        waited = 0.0
         for start in range(0, len(owned), HANDOVER_WAVE):
             wave = owned[start:start + HANDOVER_WAVE]
+            if heard > 1:  # this process hears its own message too
+                before = time.perf_counter()
+                await self._wait_read([t.id for t in wave], deadline)
+                waited += time.perf_counter() - before
             for table in wave:
                 async with table.lock:
                     # A commit under way is stored first; from here on this copy commits
@@ -645,14 +660,25 @@ class Tables:
             await asyncio.gather(*(replica.hand_on(t) for t in wave))
             given += len(wave)
         released = time.perf_counter()
+        peer_read = all(t.id in self._peer_read for t in owned)
         for table in owned:
             await cluster.unsubscribe(f"varaq:req:{table.id}")
         if given:
             log.info("handed %d tables to the other processes", given, extra={
-                "prepare_s": round(prepared - started, 3),
-                "release_s": round(released - prepared, 3),
-                "peer_ready": self._peer_ready.is_set()})
+                "prepare_s": round(waited, 3),
+                "release_s": round(released - started - waited, 3),
+                "peer_ready": peer_read})
         return given
+
+    async def _wait_read(self, table_ids: list[str], deadline: float) -> None:
+        """Until a peer has read these tables (its ``ready`` messages), or ``deadline``."""
+        while not self._peer_read.issuperset(table_ids):
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return
+            self._peer_ready.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._peer_ready.wait(), left)
 
     async def close(self) -> None:
         await self.hand_over()
