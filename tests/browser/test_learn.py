@@ -10,6 +10,7 @@ the card that cost the contract.
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -21,11 +22,13 @@ from playwright.sync_api import Page, expect
 from table_driver import open_game, visible_point
 from test_rules_pages import sized_page, sticking_out
 
+from varaq import Game
 from varaq.actions import action_text
+from varaq.bots.normal import NormalBot
 from varaq.cards import card_text, cards_of
 from varaq.lessons import LESSONS, Lesson, attempt, start
 from varaq.record import to_record
-from varaq.review import HandFacts, par, plan
+from varaq.review import HandFacts, par, plan, review_hand
 
 pytestmark = pytest.mark.browser
 
@@ -258,6 +261,44 @@ def test_a_review_shows_par_and_its_progress_reaches_done(
     expect(page.locator("#review-progress")).not_to_have_class(re.compile(r"\brunning\b"))
     expect(page.locator(".review-trick")).to_have_count(13)
     expect(page.locator("#review-stopped")).to_be_hidden()
+
+
+def nil_game() -> Game:
+    """A classic hand in which someone bids nil, bid and played by Normal (seeded)."""
+    for seed in range(100):
+        game = Game("classic", seed=seed, dealer=seed % 4)
+        game.deal()
+        bot = NormalBot()
+        rng = random.Random(seed)
+        while game.phase_name in ("bid", "play"):
+            game.apply(bot.act(game.view(game.turn), rng))
+        if 0 in game.log[-1].bids:
+            return game
+    raise AssertionError("no nil in 100 deals")
+
+
+def test_a_review_with_a_nil_shows_the_verdict_and_the_tricks_under_each_card(
+    page: Page, server: Server, tmp_path: Path
+) -> None:
+    game = nil_game()
+    expected = review_hand(HandFacts.from_game(game, 1), bids=False).to_json()
+    path = tmp_path / "nil.json"
+    path.write_text(json.dumps(to_record(game)))
+    page.goto(f"{server.base}/review")
+    page.set_input_files("#record-file", str(path))
+    expect(page.locator("#progress-words")).to_have_text("Every card is priced.",
+                                                         timeout=120_000)
+    captions = page.locator("#trick-1 .review-card small")
+    first = [card["caption"] for card in expected["tricks"][0]["cards"]]
+    expect(captions).to_have_text(first)
+    assert all(" · " in text and "nil" in text and " for " in text for text in first)
+    # The summary counts the flags the cards show, and says how the nil's cards are judged.
+    flags = page.locator("#review-flags")
+    expect(flags).to_contain_text(f"{expected['nil_cards']} cards played while a nil was "
+                                  "alive are judged on the nil")
+    shown = page.locator(".review-card .flag")
+    expect(shown).to_have_count(expected["flags"]["?"] + expected["flags"]["??"])
+    shot(page, "review-nil")
 
 
 def test_a_blind_nil_pass_back_is_reviewed_with_the_cards_where_they_went(
