@@ -2,6 +2,7 @@
 it with computer players; someone else — signed out, on a laptop and on a small phone — finds
 it under Live tables on the home page, clicks Watch once, and sees the table with only the
 cards played: no hand, nothing that acts, and the table fits the window without scrolling.
+And a quick match tells each person, at the table, how long they waited in the queue.
 
 Screenshots go to ``artifacts/screenshots/live-*.png``.
 """
@@ -20,6 +21,7 @@ from online_driver import (
     fresh_name,
     join_by_code,
     open_home,
+    quick_match,
     sign_up,
     table_id,
     turn_of,
@@ -128,3 +130,21 @@ def test_a_public_table_is_watched_from_live_tables_in_one_click(
         watcher.wait_for_timeout(400)  # cards sliding in have landed (no assert on time)
         shot(watcher, f"live-{label}-watching")
         check_fit(watcher, label)
+
+
+def test_each_person_at_a_quick_match_is_told_how_long_they_waited(
+    browser: Browser, server: Server, console: Console, people: list[BrowserContext],
+) -> None:
+    pages = []
+    for _ in range(4):
+        page = person(browser, console, people)
+        sign_up(page, server.base, fresh_name("Queue"))
+        pages.append(page)
+    for page in pages:
+        quick_match(page, "People only")
+    for page in pages:
+        table_id(page)
+        expect(page.locator("#toast")).to_have_text(
+            re.compile(r"^Seated after (\d+ s|\d+ min( \d+ s)?) in the queue\.$"))
+        expect(page.locator("#hand button")).to_have_count(13)
+    shot(pages[0], "live-quick-match-waited")
