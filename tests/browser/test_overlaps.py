@@ -91,8 +91,8 @@ def test_the_hint_and_the_must_follow_note_cover_nothing(
     expect(page.locator("#card-note")).to_contain_text("must follow")
     page.wait_for_timeout(300)  # the note has slid in
     where = f"{width}x{height}"
+    found = parts(page)  # at once: the note goes after a few seconds
     shot(page, f"overlaps-hint-{where}")
-    found = parts(page)
     felt, status, hint, note, partner = (found[k] for k in
                                          ("felt", "status", "hint", "note", "partner"))
     assert felt and status and hint and note, (where, found)
