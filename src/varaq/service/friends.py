@@ -60,7 +60,9 @@ if TYPE_CHECKING:
 __all__ = [
     "FollowRow", "BlockRow", "InviteRow", "PresenceRow", "Hub", "follow", "unfollow", "block",
     "unblock", "blocked_by", "panel", "invite", "invites_for", "dismiss", "invite_to_join",
-    "joined", "table_for_invites", "clean_answer", "INVITE_MINUTES", "PRESENCE_FRESH",
+    "joined", "table_for_invites", "clean_answer", "online", "is_public", "invites_since",
+    "newest_invite", "write_presence", "write_one", "prune_presence", "INVITE_MINUTES",
+    "PRESENCE_FRESH",
     "PRESENCE_BEAT", "MAX_FOLLOWING", "MAX_BLOCKED", "MAX_SENT",
 ]
 
@@ -522,6 +524,17 @@ def write_presence(store: Store, node: str, people: dict[int, int], at: datetime
                 for u, n in people.items() if n > 0])
 
 
+def write_one(store: Store, node: str, user: int, sockets: int, at: datetime) -> None:
+    """One person's row of this process, as their first page opens or their last closes
+    (the other rows wait for the next beat)."""
+    with store.engine.begin() as connection:
+        connection.execute(delete(PresenceRow).where(PresenceRow.node == node,
+                                                     PresenceRow.user_id == user))
+        if sockets > 0:
+            connection.execute(insert(PresenceRow).values(user_id=user, node=node,
+                                                          sockets=sockets, seen=at))
+
+
 def prune_presence(store: Store, now: datetime | None = None) -> int:
     """Delete rows no process refreshed lately (a process that died left them); how many."""
     stale = (now or _now()) - timedelta(seconds=PRESENCE_FRESH * 4)
@@ -566,7 +579,7 @@ class Hub:
         first = not self.pages.get(user)
         self.pages.setdefault(user, set()).add(outbox)
         if first:
-            await self._write()
+            await self._write_one(user)
         return outbox
 
     async def detach(self, user: int, outbox: asyncio.Queue[dict[str, Any]]) -> None:
@@ -576,7 +589,7 @@ class Hub:
         pages.discard(outbox)
         if not pages:
             del self.pages[user]
-            await self._write()
+            await self._write_one(user)
 
     def deliver(self, invite: dict[str, Any]) -> None:
         """Send an invitation to its person's pages here (once)."""
@@ -590,6 +603,13 @@ class Hub:
                 with contextlib.suppress(asyncio.QueueEmpty):
                     outbox.get_nowait()
             outbox.put_nowait(message)
+
+    async def _write_one(self, user: int) -> None:
+        try:
+            await asyncio.to_thread(write_one, self.store, self.node, user,
+                                    len(self.pages.get(user, ())), self.now())
+        except Exception as e:  # the database is away: the next beat writes again
+            log.warning("writing presence failed: %s", e)
 
     async def _write(self) -> None:
         try:

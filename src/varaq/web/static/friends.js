@@ -163,9 +163,10 @@ function keepBadge() {
  * @param {string} body
  * @param {string} tag  one notification per tag: a newer one replaces it
  * @param {string} [href]  where a click on the notification goes
+ * @param {boolean} [ring]  play the turn sound (the table page plays its own at a turn)
  */
-export function callBack(title, body, tag, href) {
-  sound.play("turn");
+export function callBack(title, body, tag, href, ring = true) {
+  if (ring) sound.play("turn");
   if (!hidden()) return;
   known.unseen += 1;
   document.title = prefix() + document.title.replace(/^\(\d+\) /, "");
@@ -194,7 +195,7 @@ export function callOnTurn(s) {
       && known.turnCalled !== key) {
     known.turnCalled = key;
     if (hidden()) callBack("Your turn — Varaq", "The table is waiting for you.", "turn",
-      location.pathname);
+      location.pathname, false);
   }
   if (!isPeopleTable(s) || !s.you) return;
   const seats = (s.table && s.table.seats) || [];
