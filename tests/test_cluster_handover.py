@@ -116,6 +116,10 @@ async def test_a_wave_of_locks_is_released_in_one_go_and_taken_by_another_proces
         assert set(taken) == set(wave[:2])
         assert all(s.version == 1 for s in taken.values())
         assert leaving.held == {wave[2]}
+        # A look at the rows takes no lock; a table the store does not have has no version.
+        looked = await staying.stamps([wave[2], "no-such-table"])
+        assert looked[wave[2]].version == 1 and looked["no-such-table"] == Stamp()
+        assert wave[2] not in staying.held
     finally:
         await leaving.close()
         await staying.close()

@@ -134,14 +134,25 @@ class Locks:
             won = {k for k, ok in await cursor.fetchall() if ok}
             got = [t for t, k in zip(wanted, keys, strict=True) if k in won]
             self.held.update(got)
-            stamps: dict[str, Stamp] = {t: Stamp() for t in got}
-            if got:
-                with contextlib.suppress(Exception):  # without stamps the table is read again
-                    cursor = await conn.execute(
-                        "SELECT id, version, options, level, rules FROM tables"
-                        " WHERE id = ANY(%s)", (got,))
-                    for table_id, version, options, level, rules in await cursor.fetchall():
-                        stamps[table_id] = Stamp(version, options, level, rules)
+            return await self._stamps(conn, got)
+
+    async def stamps(self, table_ids: list[str]) -> dict[str, Stamp]:
+        """What the store holds of these tables' rows now, on the lock connection: a cheap
+        look that tells a copy whether it missed anything, where reading a whole table
+        means its every line and a replay."""
+        async with self._lock:
+            return await self._stamps(await self._connection(), table_ids)
+
+    @staticmethod
+    async def _stamps(conn: Any, table_ids: list[str]) -> dict[str, Stamp]:
+        stamps: dict[str, Stamp] = {t: Stamp() for t in table_ids}
+        if table_ids:
+            with contextlib.suppress(Exception):  # without a stamp the table is read again
+                cursor = await conn.execute(
+                    "SELECT id, version, options, level, rules FROM tables WHERE id = ANY(%s)",
+                    (table_ids,))
+                for table_id, version, options, level, rules in await cursor.fetchall():
+                    stamps[table_id] = Stamp(version, options, level, rules)
         return stamps
 
     async def release(self, table_id: str) -> None:

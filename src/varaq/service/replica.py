@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .table import Table
 
 __all__ = ["forward", "publish", "follow", "reach", "catch_up", "become_owner", "handle",
-           "hand_on", "MOVING", "HANDOVER"]
+           "hand_on", "is_newest", "MOVING", "HANDOVER"]
 
 log = logging.getLogger("varaq.service")
 
@@ -240,7 +240,7 @@ async def become_owner(table: Table, stamp: Stamp | None = None) -> None:
     """
     async with table.lock:
         table.role = "owner"
-        if stamp is None or not _is_newest(table, stamp):
+        if stamp is None or not is_newest(table, stamp):
             await _reload(table)
     if table.online is not None:
         table.online.mirror = None
@@ -251,7 +251,7 @@ async def become_owner(table: Table, stamp: Stamp | None = None) -> None:
     table.wake()
 
 
-def _is_newest(table: Table, stamp: Stamp) -> bool:
+def is_newest(table: Table, stamp: Stamp) -> bool:
     """Whether this copy is the stored table as ``stamp`` describes it (any doubt: no)."""
     if stamp.version is None or stamp.version != table.version:
         return False
