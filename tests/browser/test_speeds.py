@@ -116,7 +116,14 @@ def test_fast_is_fast_and_slow_is_restful(browser: Browser, paced: Server) -> No
     assert medians["fast"] <= 250, medians
     assert 450 <= medians["normal"] <= 950, medians  # about as before: 0.5-0.9 s a card
     assert medians["slow"] >= 1000 and medians["slow"] >= medians["normal"], medians
+    # The page keeps up with the table: it never owes cards and hurries through them (the
+    # server's shortest pause is 0.5 s at normal, 1 s at slow; a little network jitter allowed).
+    for speed, shortest in (("normal", 350), ("slow", 700)):
+        gaps = computer_gaps(timed[speed]["cards"])
+        assert min(gaps) >= shortest, (speed, sorted(round(g) for g in gaps))
     # Fast sweeps a finished trick up as soon as its last card has been seen; normal lets it
-    # lie for a good second.
-    assert max(clearing_waits(timed["fast"])) <= 250, clearing_waits(timed["fast"])
-    assert min(clearing_waits(timed["normal"])) >= 900, clearing_waits(timed["normal"])
+    # lie for most of a second.
+    # (The page waits 80 ms; a busy machine may hold its timers back a little.)
+    sweeps = clearing_waits(timed["fast"])
+    assert statistics.median(sweeps) <= 200 and max(sweeps) <= 400, sweeps
+    assert min(clearing_waits(timed["normal"])) >= 800, clearing_waits(timed["normal"])

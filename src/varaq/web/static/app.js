@@ -64,13 +64,16 @@ const FAST = sessionStorage.getItem("varaq-fast") === "1";
 const REDUCED_MOTION = matchMedia("(prefers-reduced-motion: reduce)").matches;
 const TEST_PACE = { card: 40, bid: 20, trick: 160, collect: 60 };
 
-/** Milliseconds to dwell on a step of the animation, at the player's speed (settings.PACES);
- * with reduced motion a card lands without its slide, so it needs less than half the time.
+/** Milliseconds to dwell on a step of the animation (settings.PACES), at the table's speed as
+ * the server last said it (at a table of people it is the table's, not this player's choice),
+ * else at the player's; with reduced motion a card lands without its slide, so it needs less
+ * than half the time.
  * @param {keyof typeof TEST_PACE} step */
 function pace(step) {
   if (FAST) return TEST_PACE[step];
   const paces = /** @type {Record<string, typeof TEST_PACE>} */ (settings.PACES);
-  const ms = paces[String(settings.speed())][step];
+  const speed = state.pace && paces[state.pace] ? state.pace : String(settings.speed());
+  const ms = paces[speed][step];
   return REDUCED_MOTION && step === "card" ? ms * 0.45 : ms;
 }
 
