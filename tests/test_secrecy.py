@@ -332,6 +332,10 @@ CARD_FREE = {
     "/api/ratings": "the ratings leaderboard: names and numbers",
     "/api/players/{name}": "a profile: ratings, counts, finished matches' scores, never a card",
     "/api/matches/{table_id}": "one finished match's seats, score and links, never a card",
+    "/api/friends": "whom a person follows, where they are, their invitations: names, links",
+    "/api/friends/{verb}": "follows or blocks a name; answers the same list",
+    "/api/invites": "invites a name to a table; answers the name and when it lapses",
+    "/api/invites/{invite_id}/{answer}": "joins by invitation (the id and seat only) or dismisses",
 }
 PASSWORD = "correct horse"
 #: Blind nil from the first hand (no side need trail), with a two-card exchange.
@@ -485,7 +489,8 @@ def test_every_route_and_message_at_a_table_of_people_names_only_what_its_reader
     missing = api - scan.routes - set(CARD_FREE)
     assert not missing, f"routes neither scanned here nor listed in CARD_FREE: {sorted(missing)}"
     sockets = {r.path for r in app.routes if isinstance(r, WebSocketRoute)}
-    assert sockets == {"/ws/games/{game_id}"}, f"a socket this test does not read: {sockets}"
+    # ``/ws/me`` carries a person's invitations, never a table's state (tests/test_friends.py).
+    assert sockets == {"/ws/games/{game_id}", "/ws/me"}, f"a socket not read here: {sockets}"
 
 
 def _offer_and_refuse(scan: Scan, readers: dict[int | None, Reader], ana: Person, bo: Person,
