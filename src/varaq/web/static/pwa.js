@@ -6,7 +6,7 @@
 // itself). The offline page reloads the address the player asked for as soon as the server
 // answers again, and "Try again now" reloads it at once.
 
-const BANNER_WORDS = "No connection — the table waits until you're back online.";
+const BANNER_WORDS = "No connection — waiting for the network.";
 /** How often the offline page asks whether the server can be reached again. */
 const RETRY_MS = 4000;
 
