@@ -14,6 +14,7 @@ import asyncio
 import signal
 import threading
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -153,3 +154,22 @@ async def test_sigterm_starts_the_hand_over_and_the_shutdown_waits_for_the_same_
         assert handed == 1
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+async def test_a_wave_is_let_go_once_a_peer_says_it_read_that_wave(db: str) -> None:
+    tables = Tables(Store(db), BotPool(1), Settings.from_env())
+    tables.cluster = SimpleNamespace(node="leaving")  # type: ignore[assignment]
+    loop = asyncio.get_running_loop()
+    waiting = loop.create_task(tables._wait_read(["t1", "t2"], loop.time() + 60))
+
+    await tables._handed_over({"ready": True, "for": "leaving", "ids": ["t1"]})
+    await tables._handed_over({"ready": True, "for": "someone else", "ids": ["t2"]})
+    await asyncio.sleep(0.05)
+    assert not waiting.done(), "half a wave read, or another process's wave, is not enough"
+    await tables._handed_over({"ready": True, "for": "leaving", "ids": ["t2"]})
+    await asyncio.wait_for(waiting, 5)
+
+    # Nobody reads the next wave: it goes when the time for reading is up.
+    started = loop.time()
+    await tables._wait_read(["t3"], loop.time() + 0.2)
+    assert loop.time() - started >= 0.15

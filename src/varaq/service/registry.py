@@ -556,6 +556,8 @@ class Tables:
             ids = message.get("ids")
             if isinstance(ids, list):
                 self._peer_read.update(t for t in ids if isinstance(t, str))
+            else:  # a process of an older version, which says so once it read them all
+                self._peer_read.update(t.id for t in self._tables.values())
             self._peer_ready.set()
             return
         if self.leaving or cluster is None:
