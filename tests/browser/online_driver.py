@@ -155,7 +155,7 @@ def turn_of(page: Page) -> str:
 
 
 def expect_waiting_room(page: Page) -> None:
-    room = page.get_by_role("region", name=re.compile(r"Private table|Quick match"))
+    room = page.get_by_role("region", name=re.compile(r"Private table|Public table|Quick match"))
     expect(room).to_be_visible()
 
 

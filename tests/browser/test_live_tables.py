@@ -84,9 +84,14 @@ def test_a_public_table_is_watched_from_live_tables_in_one_click(
     partner_name = fresh_name("Mate")
     sign_up(partner, server.base, partner_name)
     assert join_by_code(partner, code) == table
-    # The partner is told the table is listed; only the host may change it.
-    expect(partner.locator("#listing-note")).to_be_visible()
+    # The partner reads that the table is listed; only the host may change it.
+    expect(partner.locator("#waiting-title")).to_have_text("Public table")
     expect(partner.get_by_label("Who can find it")).to_be_hidden()
+    # The host takes it off the list and back on before the start; the partner follows.
+    host.get_by_label("Who can find it").select_option("private")
+    expect(partner.locator("#waiting-title")).to_have_text("Private table")
+    host.get_by_label("Who can find it").select_option("public")
+    expect(partner.locator("#waiting-title")).to_have_text("Public table")
     start = host.get_by_role("button", name="Start", exact=True)
     expect(start).to_be_enabled()
     start.click()

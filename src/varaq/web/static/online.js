@@ -284,18 +284,21 @@ function sayWaited(s) {
 
 /**
  * Who can find a private table: the host chooses before the start (public tables are listed
- * under Live tables on the home page); the others seated there read the choice.
+ * under Live tables on the home page), beside the link, so the room grows no taller; the
+ * title says it to everyone ("Public table").
  * @param {State} s
  */
 function drawListing(s) {
   const table = s.table || {};
-  const hosting = amHost(s) && s.kind === "private";
-  $("#waiting-listing").hidden = !hosting;
   const select = /** @type {HTMLSelectElement} */ ($("#listing-select"));
-  if (hosting && document.activeElement !== select) {
-    select.value = table.public ? "public" : "private";
-  }
-  $("#listing-note").hidden = hosting || !table.public;
+  select.hidden = !(amHost(s) && s.kind === "private");
+  if (document.activeElement !== select) select.value = table.public ? "public" : "private";
+}
+
+/** The waiting room's title: what kind of table, and whether it is listed. @param {State} s */
+function roomTitle(s) {
+  if (s.kind === "quick") return "Quick match";
+  return s.table && s.table.public ? "Public table" : "Private table";
 }
 
 /**
@@ -307,7 +310,7 @@ function drawListing(s) {
 function drawWaiting(s, view, seating) {
   const table = s.table || {};
   const seats = table.seats || [];
-  $("#waiting-title").textContent = s.kind === "quick" ? "Quick match" : "Private table";
+  $("#waiting-title").textContent = roomTitle(s);
   const code = table.code || "";
   $("#waiting-code-box").hidden = !code;
   $("#waiting-code").textContent = code;
@@ -353,8 +356,7 @@ function drawWaiting(s, view, seating) {
   start.hidden = !amHost(s);
   start.disabled = !table.can_start;
   $("#leave-button").hidden = amHost(s) || !s.you;
-  document.title = `Varaq · ${s.kind === "quick" ? "Quick match" : "Private table"} · ${
-    people} of 4`;
+  document.title = `Varaq · ${roomTitle(s)} · ${people} of 4`;
 }
 
 /**
@@ -652,7 +654,9 @@ async function leaveTable() {
 async function chooseListing() {
   const p = thePage();
   const select = /** @type {HTMLSelectElement} */ ($("#listing-select"));
-  await p.send(() => request("POST", path("listing"), { listing: select.value }));
+  // Read before sending: the page redraws while it sends, and the redraw shows the table's.
+  const listing = select.value;
+  await p.send(() => request("POST", path("listing"), { listing }));
   const table = p.state().table || {};
   select.value = table.public ? "public" : "private";
   announce(table.public ? "The table is public: listed under Live tables."
