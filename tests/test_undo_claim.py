@@ -250,3 +250,28 @@ def test_varaq_replay_reads_a_record_with_undos_and_a_claim(
     out = json.loads(capsys.readouterr().out)
     assert out["hands"][0]["tricks"] == {"N": 13, "E": 0, "S": 0, "W": 0}
     assert out["total"] == {"NS": g.totals[0], "EW": g.totals[1]}
+
+
+def test_a_hand_with_undos_is_reviewed_as_it_stands() -> None:
+    from varaq.review import HandFacts, hand_actions, reviewable_hands
+
+    g = _to_play(9, 10)
+    g.apply(g.legal_actions()[-1])
+    g.apply(g.legal_actions()[0])
+    g.undo(2)
+    while g.phase_name != "deal":
+        g.apply(g.legal_actions()[0])
+    assert reviewable_hands(g) == [1]
+    facts = HandFacts.from_game(g, 1)
+    assert facts.plays == g.log[0].plays
+    assert len(hand_actions(g, 1)) == 4 + 52  # the bids and the cards that stand
+    # The record read back gives the same facts (the review of a downloaded record).
+    assert HandFacts.from_game(load_record(to_record(g)), 1).key == facts.key
+
+
+def test_a_hand_ended_by_a_claim_is_not_offered_for_review() -> None:
+    from varaq.review import reviewable_hands
+
+    g = _spades_north((10, 1, 0, 1))
+    g.claim(0)
+    assert reviewable_hands(g) == []

@@ -16,10 +16,13 @@ from starlette.testclient import TestClient
 
 from online_helpers import sign_up
 from varaq import Game
-from varaq.actions import BID
+from varaq.actions import BID, action_text
 from varaq.record import load_record
+from varaq.seats import SEAT_LETTERS
 from varaq.service.errors import Refusal
 from varaq.service.handlers import undo_count
+from varaq.service.journal import JournalError, read_line, replay, write_step
+from varaq.service.seating import Seating
 from web_helpers import new_game, south_choice, state, wait_for_south
 
 
@@ -242,3 +245,28 @@ def test_a_claim_is_put_to_the_people_on_the_other_side(client: TestClient) -> N
         assert done["events"][-1]["kind"] == "claim" and done["events"][-1]["seat"] == "S"
         assert done["view"]["phase"] in ("deal", "over")
         assert done["table"]["claim"] is None
+
+
+def test_a_journal_with_undo_and_claim_lines_rebuilds_the_table() -> None:
+    """A restarted server reads 'undo N' and 'claim S' lines back to the same game."""
+    live = Game("classic", seed=12, dealer=3)
+    seating = Seating.solo()
+    lines = ["deal"]
+    read_line("deal").apply(live, seating)
+
+    def act(words: str) -> None:
+        line = read_line(f"{SEAT_LETTERS[live.turn]} {words}")
+        lines.append(write_step(line.apply(live, seating)))
+
+    while live.phase_name == "bid":
+        act("bid 3")
+    for _ in range(5):
+        act(action_text(live.legal_actions()[0]))
+    lines.append(write_step(read_line("undo 2").apply(live, seating)))
+    assert lines[-1] == "undo 2"
+    rebuilt = replay(Game("classic", seed=12, dealer=3), Seating.solo(), lines).game
+    assert rebuilt.hands == live.hands and rebuilt.trick == live.trick
+    assert rebuilt.actions == live.actions
+    # A claim that does not hold does not replay: the journal names the line and the reason.
+    with pytest.raises(JournalError, match=r"'claim S'\) does not replay: .*take a trick"):
+        replay(Game("classic", seed=12, dealer=3), Seating.solo(), [*lines, "claim S"])

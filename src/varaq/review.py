@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from .actions import BID, DEAL_GIVEN, DEAL_HAND
+from .actions import BID, DEAL_GIVEN, DEAL_HAND, UNDO, UNDO_LIMIT
 from .bots.advice import BID_SAMPLES, hard_bid
 from .cards import card_text, card_unicode, hand_text
 from .engine import BIDDING, PLAY, Game
@@ -199,7 +199,8 @@ class HandFacts:
 
 def hand_actions(game: Game, number: int) -> tuple[int, ...]:
     """The actions of hand ``number`` (from 1) in ``game``'s history: those after its deal, up
-    to the next deal or anything else that is not a player's action (a concession)."""
+    to the next deal or anything else that is not a player's action (a concession), without
+    the moves an undo took back (a single-player game's hand is reviewed as it stands)."""
     deals = 0
     out: list[int] = []
     for action in game.actions:
@@ -208,7 +209,10 @@ def hand_actions(game: Game, number: int) -> tuple[int, ...]:
             if deals > number:
                 break
         elif deals == number:
-            if action >= DEAL_HAND:  # a concession or a score sheet's tricks: not a play
+            if UNDO < action <= UNDO + UNDO_LIMIT:
+                del out[len(out) - (action - UNDO):]
+                continue
+            if action >= DEAL_HAND:  # a concession, a claim or a score sheet's tricks
                 break
             out.append(action)
     return tuple(out)
