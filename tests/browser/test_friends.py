@@ -109,8 +109,10 @@ def test_a_friend_sees_you_online_and_your_invitation_brings_them_to_the_table(
     open_table(ana, level="Easy", fill_bots=True)
     expect_waiting_room(ana)
     box = ana.locator("#invite-box")
-    expect(box).to_be_visible()
+    expect(box).to_be_hidden()  # closed until asked for: the waiting room keeps its size
     fits(ana, "#waiting")
+    ana.get_by_role("button", name="Invite…").click()
+    expect(box).to_be_visible()
 
     bo.evaluate("window.__setHidden(true)")
     box.get_by_label("Invite a player").fill(bo_name)
@@ -130,9 +132,8 @@ def test_a_friend_sees_you_online_and_your_invitation_brings_them_to_the_table(
     expect_waiting_room(bo)
     expect(bo.locator("#waiting-count")).to_have_text("2 of 4 seated")
     expect(ana.locator("#waiting-count")).to_have_text("2 of 4 seated")
-    # Seated, not at an open seat of their own: nobody else to invite from Bo's side… but the
-    # table still has empty seats, so Bo may invite as well.
-    expect(bo.locator("#invite-box")).to_be_visible()
+    # Two seats are still empty: anyone seated may invite, Bo too.
+    expect(bo.get_by_role("button", name="Invite…")).to_be_visible()
     fits(bo, "#waiting")
 
     bo.evaluate("window.__setHidden(true)")

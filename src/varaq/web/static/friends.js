@@ -60,6 +60,8 @@ const known = {
   waitingSeen: { id: "", status: "", people: 0 },
   /** The waiting room's table (the Invite box sends to it). */
   inviteTable: "",
+  /** Whether the person opened the waiting room's Invite box. */
+  inviteOpen: false,
   /** The table page's last state, to draw the Invite box again once the socket says hello. */
   /** @type {State | null} */
   lastState: null,
@@ -620,11 +622,18 @@ function drawInviteList() {
   }));
 }
 
-/** Wire the waiting room's Invite form (once). */
+/** Wire the waiting room's Invite button and form (once). */
 function wireInviteBox() {
   const form = /** @type {HTMLFormElement | null} */ (document.getElementById("invite-form"));
-  if (!form || form.dataset.wired) return;
+  const opener = document.getElementById("invite-open");
+  if (!form || !opener || form.dataset.wired) return;
   form.dataset.wired = "1";
+  opener.addEventListener("click", () => {
+    known.inviteOpen = !known.inviteOpen;
+    if (known.lastState) drawInviteBox(known.lastState);
+    const field = /** @type {HTMLInputElement} */ (form.elements.namedItem("name"));
+    if (known.inviteOpen) field.focus();
+  });
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const field = /** @type {HTMLInputElement} */ (form.elements.namedItem("name"));
@@ -644,19 +653,24 @@ function wireInviteBox() {
  */
 export function drawInviteBox(s) {
   const box = document.getElementById("invite-box");
-  if (!box) return;
+  const opener = document.getElementById("invite-open");
+  if (!box || !opener) return;
   known.lastState = s;
   const seats = (s.table && s.table.seats) || [];
   const open = seats.some((/** @type {any} */ d) => d.kind === "open");
   const show = known.signedIn && isPeopleTable(s) && s.kind === "private"
     && s.status === "seating" && Boolean(s.you) && open;
-  box.hidden = !show;
+  opener.hidden = !show;
+  if (known.inviteTable !== s.id) {
+    // Another table: its box starts closed and empty.
+    known.inviteTable = String(s.id || "");
+    known.inviteOpen = false;
+    inviteNote("", false);
+    if (show) refresh();
+  }
+  box.hidden = !show || !known.inviteOpen;
+  opener.setAttribute("aria-expanded", String(show && known.inviteOpen));
   if (!show) return;
   wireInviteBox();
   drawNotifyButtons();
-  if (known.inviteTable !== s.id) {
-    known.inviteTable = String(s.id);
-    inviteNote("", false);
-    refresh();
-  }
 }
