@@ -496,7 +496,7 @@ _LEAD_ACES = Lesson(
     right_text="Right: East still had to follow with a diamond, so your A♦ wins. A trick later "
                "East could have thrown that diamond away and cut it.",
     wrong_text="West takes the club with the K♣, and East, out of clubs, throws away the 7♦, "
-               "the last diamond. Now East's spade is waiting for your A♦.",
+               "East's only diamond. Now East's spade is waiting for your A♦.",
     legal=("AD", "6C", "5C"),
     winners={"AD": "S", "6C": "W", "5C": "W"},
 )
@@ -525,8 +525,8 @@ _MAKE_VOID = Lesson(
     wrong_text="That costs a trick. Keeping the 3♦ means following when West leads diamonds, "
                "and West's K♦ wins.",
     said={
-        "AH": "Your A♥ is a sure trick later; thrown away it is gone, and the 3♦ still has to "
-              "follow under West's diamonds.",
+        "AH": "Your A♥ is a winner; thrown away, it is gone, and the 3♦ still has to follow "
+              "under West's diamonds: your side takes a trick fewer.",
         "4S": "Partner's 9♣ already wins: cutting it spends a spade for a trick your side "
               "had, and the 3♦ still has to follow under West's diamonds.",
         "5S": "Partner's 9♣ already wins: cutting it spends a spade for a trick your side "
@@ -581,10 +581,10 @@ _KEEP_COVER = Lesson(
         hands={"S": "4H AS 6S 4S", "W": "QS JS 5C", "N": "2C 3D KS", "E": "7C QD 8S"},
     ),
     right=("4H", "6S", "4S"),
-    right_text="Right: your A♠ stays in your hand. When West leads spades and partner has to "
+    right_text="Right: your A♠ stays in your hand. When spades are led and partner has to "
                "play the K♠, your ace beats it and the nil is safe.",
-    wrong_text="You win this trick, but your A♠ is gone: when West leads a spade, partner's "
-               "K♠ is the highest one left and wins. The nil is broken.",
+    wrong_text="You win this trick, but your A♠ is gone: when spades are led, partner's K♠ "
+               "is the highest one left and must win a trick. The nil is broken.",
     legal=("4H", "AS", "6S", "4S"),
     winners={"4H": "W", "AS": "S", "6S": "S", "4S": "S"},
 )
