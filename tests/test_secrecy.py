@@ -489,7 +489,7 @@ def test_every_route_and_message_at_a_table_of_people_names_only_what_its_reader
     missing = api - scan.routes - set(CARD_FREE)
     assert not missing, f"routes neither scanned here nor listed in CARD_FREE: {sorted(missing)}"
     sockets = {r.path for r in app.routes if isinstance(r, WebSocketRoute)}
-    # ``/ws/me`` carries a person's invitations, never a table's state (tests/test_friends.py).
+    # ``/ws/me`` carries a person's invitations, never a table's state (test_friends_rules.py).
     assert sockets == {"/ws/games/{game_id}", "/ws/me"}, f"a socket not read here: {sockets}"
 
 
