@@ -65,7 +65,7 @@ export async function undo() {
 export async function claim() {
   if (!page || busy) return;
   const s = page.state();
-  if (!s.id || !canClaim(s)) return;
+  if (!s.id || !canClaim(s) || (s.table && s.table.claim)) return;
   busy = true;
   try {
     const answer = await post(s.id, "claim");
@@ -105,8 +105,9 @@ async function answerClaim(agree) {
   }
 }
 
-/** The claim last seen put to the table (to tell its maker when it was declined). */
-let lastClaim = /** @type {{seat: string, until: number} | null} */ (null);
+/** The claim last seen put to the table, and the version it was seen at (to tell its maker
+ * when it was declined: it ended with no move made). */
+let lastClaim = /** @type {{seat: string, version: number} | null} */ (null);
 
 /**
  * A claim waiting for the other side, in the status line: the question with its two answers
@@ -119,10 +120,11 @@ let lastClaim = /** @type {{seat: string, until: number} | null} */ (null);
 function drawClaimOffer(s, status, isMe, nameOf) {
   const claim = (s.table && s.table.claim) || null;
   const view = s.shown;
-  if (!claim && lastClaim && isMe(lastClaim.seat) && view && view.phase === "play" && page) {
+  if (!claim && lastClaim && isMe(lastClaim.seat) && view && view.phase === "play"
+      && s.version === lastClaim.version && page) {
     page.toast("The other side declined your claim: play on.");
   }
-  lastClaim = claim ? { seat: claim.seat, until: claim.until } : null;
+  lastClaim = claim ? { seat: claim.seat, version: s.version } : null;
   if (!claim) return;
   const box = document.createElement("span");
   box.className = "claim-offer";
