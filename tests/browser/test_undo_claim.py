@@ -8,9 +8,19 @@ test server runs in test mode), so every run meets the same cards.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from harness import Console, Server, shot
-from playwright.sync_api import Page, expect
+from online_driver import (
+    act_once,
+    expect_waiting_room,
+    fresh_name,
+    join_by_code,
+    open_table,
+    sign_up,
+)
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from table_driver import (
     cards_in_hand,
     click_card,
@@ -20,6 +30,8 @@ from table_driver import (
     wait_for_bid,
     wait_until_ready,
 )
+
+from conftest import person
 
 pytestmark = pytest.mark.browser
 
@@ -106,3 +118,61 @@ def test_a_wrong_claim_shows_its_reason_and_a_right_one_ends_the_hand(
         expect(version_note).to_contain_text("Claim refused:")
         click_card(playable_cards(page).first)
     raise AssertionError("no claim by South held")
+
+
+CLAIM_STATE_JS = """() => {
+  const notice = document.querySelector('#status .table-notice');
+  const offer = document.querySelector('#status .claim-offer');
+  if (offer) return 'offer';
+  if (document.getElementById('summary-dialog').open) return 'summary';
+  return notice ? notice.dataset.kind : '';
+}"""
+
+
+def test_a_claim_at_a_table_of_people_is_put_to_the_other_side(
+    browser: Browser, server: Server, console: Console, people: list[BrowserContext],
+) -> None:
+    """Three people and a computer player: whoever may claim does, at every chance, until a
+    claim holds; the person asked on the other side sees it and accepts, and the hand ends."""
+    console.allow(r"status of 409")  # wrong claims are refused
+    pages = []
+    for prefix in ("Host", "Mate", "Rival"):
+        page = person(browser, console, people)
+        sign_up(page, server.base, fresh_name(prefix))
+        pages.append(page)
+    host = pages[0]
+    open_table(host, level="Easy", fill_bots=True)
+    expect_waiting_room(host)
+    code = host.locator("#waiting-code").inner_text().strip()
+    for page in pages[1:]:
+        join_by_code(page, code)
+    host.get_by_role("button", name="Start", exact=True).click()
+    for page in pages:
+        expect(page.locator("#hand button")).to_have_count(13)
+    expect(host.get_by_role("button", name="Undo")).to_be_hidden()  # never at a people table
+
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.evaluate(CLAIM_STATE_JS) == "offer":
+                answer = page.get_by_role("button", name="Accept claim")
+                if answer.count():
+                    expect(page.locator("#status .claim-offer")).to_contain_text(
+                        "claims every trick left")
+                    shot(page, "claim-3-offered")
+                    answer.click()
+                    for other in pages:
+                        other.wait_for_function(
+                            "() => document.getElementById('summary-dialog').open",
+                            timeout=20_000)
+                    return
+        for page in pages:
+            claim = page.get_by_role("button", name="Claim")
+            if page.evaluate(CLAIM_STATE_JS) == "" and claim.is_enabled():
+                claim.click()
+                page.wait_for_function(f"() => ({CLAIM_STATE_JS})() !== ''", timeout=20_000)
+        for page in pages:
+            if page.evaluate(CLAIM_STATE_JS) != "offer":
+                act_once(page)
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("no claim was put to the other side")
