@@ -73,21 +73,33 @@ SHORT_CONTROLS_JS = """(least) => {
   return short;
 }"""
 
-#: Visible text smaller than ``least`` px, as {text, size, where}.
+#: Visible text smaller than ``least`` px, as {text, size, where}: the text nodes, and the
+#: text CSS writes (a card's marks are ``::before`` content).
 SMALL_TEXT_JS = """(least) => {
   const small = [];
+  const check = (e, text, style) => {
+    if (!e.checkVisibility({opacityProperty: true, visibilityProperty: true})) return;
+    const r = e.getBoundingClientRect();
+    if (r.width <= 1 || r.height <= 1) return;  // visually hidden: for screen readers
+    const size = parseFloat(style.fontSize);
+    if (size < least - 0.01) {
+      const where = e.id ? `#${e.id}` : `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`;
+      small.push({text: text.slice(0, 30), size: Math.round(size * 10) / 10, where});
+    }
+  };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent.trim();
     const e = node.parentElement;
     if (!text || !e || ['SCRIPT', 'STYLE', 'OPTION'].includes(e.tagName)) continue;
-    if (!e.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
-    const r = e.getBoundingClientRect();
-    if (r.width <= 1 || r.height <= 1) continue;  // visually hidden: for screen readers
-    const size = parseFloat(getComputedStyle(e).fontSize);
-    if (size < least - 0.01) {
-      const where = e.id ? `#${e.id}` : `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`;
-      small.push({text: text.slice(0, 30), size: Math.round(size * 10) / 10, where});
+    check(e, text, getComputedStyle(e));
+  }
+  for (const e of document.body.querySelectorAll('*')) {
+    for (const pseudo of ['::before', '::after']) {
+      const style = getComputedStyle(e, pseudo);
+      const text = (e.dataset.glyph || style.content.replace(/^"|"$/g, '')).trim();
+      if (style.content === 'none' || style.content === 'normal') continue;
+      if (text) check(e, text, style);
     }
   }
   return small;

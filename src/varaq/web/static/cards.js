@@ -55,10 +55,14 @@ const PIPS = {
       [25, 88], [75, 88]],
 };
 
-function el(tag, className, text) {
+// A card face's marks (ranks, suits, pips) are drawn by CSS from ``data-glyph`` (style.css:
+// ``[data-glyph]::before``), not written as text: the face is a picture, and its one text is
+// the card's name, so that "7♠ ♠♠♠♠♠ 7♠" is never read out or matched against "Seven of
+// spades" (axe's label-in-name rule).
+function el(tag, className, glyph) {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
+  if (glyph !== undefined) node.dataset.glyph = glyph;
   return node;
 }
 
@@ -111,11 +115,7 @@ export function drawFace(node, code) {
   const red = code === "BJ" || (!isJoker(code) && SUITS[code[1]].red);
   node.classList.toggle("red", red);
   node.classList.add(`suit-${suitOf(code)}`);
-  // The drawing is hidden from screen readers: the card's name is its label (a button's
-  // aria-label, a picture's), and "Q♦" read out beside "Queen of diamonds" only repeats it.
-  const drawing = [corner(code, "tl"), centre(code), corner(code, "br")];
-  for (const part of drawing) part.setAttribute("aria-hidden", "true");
-  node.replaceChildren(...drawing);
+  node.replaceChildren(corner(code, "tl"), centre(code), corner(code, "br"));
   return node;
 }
 
