@@ -481,5 +481,6 @@ describe("undo and claim", () => {
     assert.equal(canClaim(apply(solo(), { type: "sending", on: true })), false);
     assert.equal(canClaim(solo({ view: view({ phase: "bid" }) })), false);
     assert.equal(canClaim(seated({ you: null, view: watcherView() })), false);
+    assert.equal(canClaim(solo({ kind: "daily", table: { kind: "daily", seats: [] } })), false);
   });
 });

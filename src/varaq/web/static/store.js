@@ -225,11 +225,12 @@ export function canUndo(s) {
 
 /**
  * Whether the Claim button may be pressed: a seated player, cards in the play, nothing on
- * its way. Whether the claim holds is for the server's solver to say.
+ * its way, not at the daily. Whether the claim holds is for the server's solver to say.
  * @param {State} s
  */
 export function canClaim(s) {
   const view = s.shown;
+  if (s.kind === "daily") return false;  // the daily takes no claims: every card is played
   if (!view || view.phase !== "play" || !view.seat || behind(s) || waiting(s)) return false;
   return closedReason(s) === null && !isWatching(s);
 }

@@ -161,7 +161,9 @@ export function drawTableActions(s, isMe, nameOf) {
   undoButton.hidden = s.kind !== "solo";
   undoButton.disabled = !canUndo(s);
   const pending = Boolean(s.table && s.table.claim);
-  button("#claim-button").disabled = !canClaim(s) || pending;
+  const claimButton = button("#claim-button");
+  claimButton.hidden = s.kind === "daily";  // everyone plays every card of the daily
+  claimButton.disabled = !canClaim(s) || pending;
   const status = document.getElementById("status");
   if (!status) return;
   drawClaimOffer(s, status, isMe, nameOf);
