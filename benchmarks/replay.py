@@ -2,6 +2,7 @@
 
     python benchmarks/replay.py [--hands 10000] [--players normal|random] [--repeat 5]
                                 [--before REV|DIR] [--keep FILE] [--match FILE] [--cold]
+                                [--no-engine]
 
 Issue 7 asks that a 10,000-hand record replay at 5,000 hands a second or more, *process start
 included*: what a person waits for after typing ``varaq replay match.json --json``.  Issue 17
@@ -264,6 +265,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="keep the played match here (a pickle) and reuse it on the next run "
                         "with the same --hands, --players and --seed: playing it is the slow "
                         "part on a busy machine")
+    p.add_argument("--no-engine", action="store_true",
+                   help="leave out step 3, the engine alone (slow on a crowded machine)")
     p.add_argument("--cold", action="store_true",
                    help="no bytecode cache: every process compiles the package as it starts")
     return p.parse_args(argv)
@@ -324,7 +327,9 @@ def main(argv: list[str] | None = None) -> int:
                 for wall, cpu in in_process_seconds(env, record, 1):
                     timings[name]["in_process"].append(wall)
                     timings[name]["in_process_cpu"].append(cpu)
-        engine = [engine_seconds(game, actions) for _ in range(args.repeat)]
+        engine = [] if args.no_engine else [
+            engine_seconds(game, actions) for _ in range(args.repeat)
+        ]
 
     hands = args.hands
     result: dict[str, Any] = {
@@ -383,8 +388,9 @@ def main(argv: list[str] | None = None) -> int:
             result["before"]["in_process"]["median_s"]
             / result["after"]["in_process"]["median_s"], 2
         )
-    result["engine_alone"] = figures([wall for wall, _ in engine], hands)
-    result["engine_alone_cpu"] = figures([cpu for _, cpu in engine], hands)
+    if engine:
+        result["engine_alone"] = figures([wall for wall, _ in engine], hands)
+        result["engine_alone_cpu"] = figures([cpu for _, cpu in engine], hands)
     result["machine"] = machine()
     print(json.dumps(result, indent=2))
     return 0
