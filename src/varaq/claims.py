@@ -13,13 +13,13 @@ that play could have kept; the defenders take nothing, so their nil bids stand.
 
 A wrong claim is refused with a reason a player can check: the solver finds a line of play
 on which the defence takes a trick, and the first trick the claim loses names its winner and
-card ("East can still take a trick with the K♠").  Over 1,600 random positions a check took
-0.02 ms at the median and 32 ms at most (the compiled solver; a claim at the first lead, at
-most 4 ms).  That card may be one the claimer has not seen, so only a
-game that counts for nothing names it (``name_card``); elsewhere the reason says which seat
-wins a trick, not with what, and repeated claims cannot be used to read the other hands.  A
-position too big to search in the budget is refused with a general reason instead of being
-guessed at.
+card when the claimer can see it ("East can still take a trick with the K♠", the king already
+on the table).  Over 1,600 random positions a check took 0.02 ms at the median and 32 ms at
+most (the compiled solver; a claim at the first lead, at most 4 ms).  A card still in a hand
+is never named, at any table: the claimer has not seen it, and repeated claims (with undo,
+in a single-player game) must not read the other hands.  At a table of people no card is
+named at all (``name_card`` false).  A position too big to search in the budget is refused
+with a general reason instead of being guessed at.
 
 >>> from varaq import Game
 >>> g = Game("classic", seed=1, dealer=0)
@@ -88,6 +88,7 @@ def _refutation(
     yes-or-no question to the solver ("can they still take every trick?"), the cheapest it
     answers, so a refutation costs a few such questions a card instead of full searches.
     """
+    seen = set(trick)  # the cards already on the table when the claim was made
     hands = hands[:]
     trick = trick[:]
     jokers = game.rules.jokers
@@ -109,8 +110,9 @@ def _refutation(
             continue
         winner = trick_winner(trick, leader, jokers)
         if not counted[winner]:
-            top = card_unicode(trick[(winner - leader) & 3])
-            beaten_by = f" with the {top}" if name_card else ""
+            top = trick[(winner - leader) & 3]
+            shown = name_card and top in seen
+            beaten_by = f" with the {card_unicode(top)}" if shown else ""
             if alone and (winner & 1) == (credited & 1):
                 return f"{SEAT_NAMES[winner]} bid nil and can be made to take a trick{beaten_by}"
             return f"{SEAT_NAMES[winner]} can still take a trick{beaten_by}"
