@@ -9,14 +9,16 @@ except :func:`state_as`, which reads a table with the person's own session to ch
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocket, expect
 
 PASSWORD = "correct horse battery"
 #: The table page's address, with the table's id as the group.
@@ -82,11 +84,12 @@ def table_id(page: Page) -> str:
 def open_table(
     page: Page, *, level: str = "Normal", preset: str | None = None,
     options: dict[str, Any] | None = None, fill_bots: bool = True, timer: str = "Off",
+    public: bool = False,
 ) -> str:
     """Home page → "Open a table" → the dialog's choices → open it; the new table's id.
 
     ``options``: custom rules by their labels, a bool for a switch (``{"Nil": False}``) and a
-    number for a field (``{"Target": 300}``).
+    number for a field (``{"Target": 300}``).  ``public``: listed under Live tables.
     """
     page.get_by_role("button", name="Open a table").click()
     dialog = page.get_by_role("dialog", name="Open a table")
@@ -104,6 +107,8 @@ def open_table(
                 field.fill(str(value))
     dialog.get_by_label("Fill empty seats with bots").set_checked(fill_bots)
     dialog.get_by_label("Turn timer").select_option(label=timer)
+    if public:
+        dialog.get_by_label("Public (listed under Live tables)").check()
     dialog.get_by_role("button", name="Open the table").click()
     return table_id(page)
 
@@ -128,6 +133,36 @@ def state_as(page: Page, base: str, game_id: str) -> dict[str, Any]:
     assert answer.ok, answer.text()
     state: dict[str, Any] = answer.json()
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One WebSocket message a page received: the socket's address and the decoded JSON."""
+
+    url: str
+    doc: Any
+
+
+def record_frames(page: Page) -> list[Frame]:
+    """Every WebSocket message this page receives from now on, in order (a list that grows).
+
+    Call it before the page opens the socket: the secrecy checks want every frame, the
+    first state included.  A frame that is not JSON is kept as its text.
+    """
+    frames: list[Frame] = []
+
+    def on_socket(ws: WebSocket) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            text = payload.decode() if isinstance(payload, bytes) else payload
+            try:
+                frames.append(Frame(ws.url, json.loads(text)))
+            except ValueError:
+                frames.append(Frame(ws.url, text))
+
+        ws.on("framereceived", on_frame)
+
+    page.on("websocket", on_socket)
+    return frames
 
 
 # ---------------------------------------------------------------- at the table of people
