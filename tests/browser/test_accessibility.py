@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Console, Server, phone_options
+from harness import Console, Server, phone_options, shot
 from page_tour import EXPECTED_CONSOLE, TOUR
 from playwright.sync_api import Browser, BrowserContext
 
@@ -63,6 +63,7 @@ def test_the_page_has_no_serious_accessibility_violation(
     if stop in EXPECTED_CONSOLE:
         console.allow(EXPECTED_CONSOLE[stop])
     TOUR[stop](page, server)
+    shot(page, f"a11y-{stop}-{size}")
     page.add_script_tag(path=str(AXE))
     violations: list[dict[str, Any]] = page.evaluate(RUN_AXE_JS)
     blocking = [v for v in violations if v["impact"] in BLOCKING]
