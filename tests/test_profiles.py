@@ -4,6 +4,7 @@ private match), each in one line."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -136,6 +137,17 @@ def test_the_chart_is_plain_svg_with_a_title_and_a_description() -> None:
     assert "<title id=\"chart-title\">Rating of A&lt;b&gt;" in svg and "<desc" in svg
     assert "5 rated matches" in svg
     assert "No rated matches" in rating_chart([], "Ana")
+
+
+def test_one_rated_match_draws_its_range_as_a_bar() -> None:
+    """A single match is one x: its band still has width (a bar around the dot), and the
+    description says one match rather than "from … to"."""
+    svg = rating_chart([{"mu": 27.0, "sigma": 8.2}], "Ana")
+    band = re.search(r'<polygon points="([^"]+)" class="chart-band"', svg)
+    assert band, svg
+    xs = {float(point.split(",")[0]) for point in band.group(1).split()}
+    assert max(xs) - min(xs) >= 10, xs
+    assert "1 rated match: 27.0, believed to lie within ±16.4." in svg
 
 
 def test_a_hand_played_out_counts_on_both_partners_profiles(client: TestClient) -> None:

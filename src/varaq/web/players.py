@@ -110,14 +110,26 @@ def rating_chart(points: list[dict[str, Any]], name: str, width: int = 640,
         return float(pad_t + (top - value) / (top - bottom) * inner_h)
 
     line = " ".join(f"{x(i):.1f},{y(p['mu']):.1f}" for i, p in enumerate(points))
-    band = " ".join([f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(highs)]
-                    + [f"{x(i):.1f},{y(v):.1f}" for i, v in reversed(list(enumerate(lows)))])
+    # One match is one x: its band is a bar a few units wide, else it has no area to show.
+    # The dots are round caps of zero-length lines with a stroke that does not scale: the
+    # chart stretches to its box (preserveAspectRatio="none"), and a circle would turn oval.
+    if len(points) == 1:
+        left, right = x(0) - 6, x(0) + 6
+        band = (f"{left:.1f},{y(highs[0]):.1f} {right:.1f},{y(highs[0]):.1f} "
+                f"{right:.1f},{y(lows[0]):.1f} {left:.1f},{y(lows[0]):.1f}")
+    else:
+        band = " ".join(
+            [f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(highs)]
+            + [f"{x(i):.1f},{y(v):.1f}" for i, v in reversed(list(enumerate(lows)))])
     first, last = points[0], points[-1]
-    desc = (f"{len(points)} rated matches: from {first['mu']:.1f} after the first to "
+    desc = (f"1 rated match: {first['mu']:.1f}, believed to lie within ±"
+            f"{2 * first['sigma']:.1f}." if len(points) == 1 else
+            f"{len(points)} rated matches: from {first['mu']:.1f} after the first to "
             f"{last['mu']:.1f} after the last, with the range narrowing from ±"
             f"{2 * first['sigma']:.1f} to ±{2 * last['sigma']:.1f}.")
     dots = "" if len(points) > 60 else "".join(
-        f'<circle cx="{x(i):.1f}" cy="{y(p["mu"]):.1f}" r="2.5" class="chart-dot"/>'
+        f'<line x1="{x(i):.1f}" y1="{y(p["mu"]):.1f}" x2="{x(i):.1f}" '
+        f'y2="{y(p["mu"]):.1f}" class="chart-dot"/>'
         for i, p in enumerate(points))
     return (
         f'<svg class="rating-chart" viewBox="0 0 {width} {height}" role="img" '
@@ -186,7 +198,8 @@ def _stats_html(heading: str, s: dict[str, Any]) -> str:
         ("Nils made", share(s["nils_made"], s["nils"])),
         ("Blind nils made", share(s["blind_nils_made"], s["blind_nils"])),
         ("Bags a hand", "–" if s["bags_a_hand"] is None else f'{s["bags_a_hand"]:.2f}'),
-        ("Points a hand", "–" if s["points_a_hand"] is None else f'{s["points_a_hand"]:.1f}'),
+        ("Points a hand", "–" if s["points_a_hand"] is None else
+         f'{s["points_a_hand"]:.1f}'.replace("-", "−")),
     ]
     items = "".join(f"<div><dt>{escape(k)}</dt><dd>{escape(v)}</dd></div>" for k, v in rows)
     return f'<section class="player-stats"><h2>{escape(heading)}</h2><dl>{items}</dl></section>'
@@ -195,6 +208,12 @@ def _stats_html(heading: str, s: dict[str, Any]) -> str:
 def _when(iso: str) -> str:
     moment = datetime.fromisoformat(iso)
     return f'<time datetime="{escape(iso)}">{moment:%Y-%m-%d %H:%M} UTC</time>'
+
+
+def _points(total: int) -> str:
+    """A score as the score sheet writes it: a minus sign, not a hyphen ("62–−60", never the
+    "62–-60" that reads like a range)."""
+    return f"−{-total}" if total < 0 else str(total)
 
 
 def _history_html(doc: dict[str, Any], page: int, per_page: int) -> str:
@@ -219,7 +238,8 @@ def _history_html(doc: dict[str, Any], page: int, per_page: int) -> str:
         rows.append(
             f'<tr><td>{_when(m["finished"])}</td><td>{escape(m["kind_text"])}</td>'
             f'<td>{seats}</td><td><ul class="badges">{badges}</ul></td>'
-            f'<td>{score["us"]}–{score["them"]}</td><td>{result}</td>'
+            f'<td class="score">{_points(score["us"])}–{_points(score["them"])}</td>'
+            f'<td>{result}</td>'
             f'<td class="links">{" · ".join(links)}</td></tr>')
     pager = []
     if page > 1:
