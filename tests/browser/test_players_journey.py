@@ -250,6 +250,11 @@ def stat(page: Page, label: str) -> str:
         has=page.locator("dt", has_text=re.compile(f"^{label}$"))).locator("dd").inner_text()
 
 
+def minus(total: int) -> str:
+    """A score as the pages write it, with a minus sign."""
+    return str(total).replace("-", "−")
+
+
 FIT_JS = """() => ({
   window: innerWidth,
   page: document.documentElement.scrollWidth,
@@ -291,7 +296,7 @@ def check_profile(who: Player, everyone: list[Player], base: str, table: str,
     expect(row.locator("ul.badges li").filter(has_text=str(TARGET))).to_have_count(1)
     totals = final["view"]["totals"]
     us, them = totals[side], totals["EW" if side == "NS" else "NS"]
-    expect(row).to_contain_text(f"{us}–{them}")
+    expect(row).to_contain_text(f"{minus(us)}–{minus(them)}")
     expect(row).to_contain_text("Won" if won else "Lost")
 
     fit = page.evaluate(FIT_JS)
@@ -307,7 +312,7 @@ def check_profile(who: Player, everyone: list[Player], base: str, table: str,
     over = page.locator("#over-dialog")
     expect(over).to_be_visible()
     expect(page.locator("#over-history tr")).to_have_count(2)  # the sides, and hand 1
-    expect(page.locator("#over-score")).to_contain_text(str(us).replace("-", "−"))
+    expect(page.locator("#over-score")).to_contain_text(minus(us))
     if not review:
         return
     page.go_back()
