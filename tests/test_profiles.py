@@ -27,11 +27,12 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def private_match(host: Person, *others: Person) -> str:
+def private_match(host: Person, *others: Person, listing: str = "private") -> str:
     """A private table of ``host`` and ``others`` (computer players in the empty seats), over
-    at once: the host concedes (their partner is away)."""
-    doc = host.ok("/api/tables", {"level": "easy", "fill_bots": True, "rules": "varaq"},
-                  status=201)
+    at once: the host concedes (their partner is away).  ``listing="public"``: the host lists
+    it under Live tables."""
+    doc = host.ok("/api/tables", {"level": "easy", "fill_bots": True, "rules": "varaq",
+                                  "listing": listing}, status=201)
     for person in others:
         person.ok("/api/tables/join", {"code": doc["code"]})
     host.ok(f"/api/games/{doc['id']}/start")
@@ -101,6 +102,20 @@ def test_a_stranger_sees_quick_matches_but_never_a_private_one(client: TestClien
         assert tid not in page and "Bo" not in page
     # Bo, who sat there, sees it on Ana's profile too.
     assert profile_of(bo, "Ana", 1)["matches"][0]["id"] == tid
+
+
+def test_a_match_at_a_table_listed_under_live_tables_is_public(client: TestClient) -> None:
+    # Anyone could watch it as it was played: anyone may find it in a history afterwards.
+    ana, bo, eve = (sign_up(client, n) for n in ("Ana", "Bo", "Eve"))
+    tid = private_match(ana, bo, listing="public")
+    assert profile_of(ana, "Ana", 1)["matches"][0]["kind"] == "public"
+    for stranger in (eve, client):
+        doc = profile_of(stranger, "Ana", 1)
+        entry = doc["matches"][0]
+        assert entry["id"] == tid and entry["kind_text"] == "Public table"
+        assert stranger.get(f"/api/matches/{tid}").status_code == 200
+    # It is rated like any table of people.
+    assert profile_of(ana, "Ana", 1)["rating"]["matches"] == 1
 
 
 def test_unknown_players_and_matches_get_one_line(client: TestClient) -> None:

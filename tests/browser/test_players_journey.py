@@ -6,8 +6,10 @@ page's own controls.  A fifth person finds the table under Live tables, clicks W
 the whole match without ever being sent a hand.  Afterwards each of the four opens their own
 profile: the rating has moved and is shown as a range, the statistics count the match, and the
 history lists it with links to the score sheet and to a hand's review that open.  The watcher,
-who was not at the table, is refused that private match with a reason.  Finally
-``varaq ratings rebuild`` on the server's own SQLite file gives the ratings the server showed.
+who was not at the table, finds it too: a table listed under Live tables is a public match in
+every history (a private table's match is refused to strangers: ``tests/test_profiles.py``).
+Finally ``varaq ratings rebuild`` on the server's own SQLite file gives the ratings the server
+showed.
 
 Every WebSocket frame every page receives is recorded and, after the match, checked against the
 server's game replayed from its journal to the frame's version (the notion of
@@ -371,12 +373,11 @@ def test_four_people_finish_a_match_watched_live_and_find_it_on_their_profiles(
     # 3: each profile, with the score sheet for everyone and the review of hand 1 for South.
     for p in players:
         check_profile(p, players, base, table, final, review=p.seat == "S")
-    # The watcher was not at this table: the match is not theirs to see.
-    refused = watcher.page.request.get(f"{base}/api/matches/{table}")
-    assert refused.status == 403, refused.text()
-    assert "only the people who sat there" in refused.json()["error"], refused.text()
+    # The watcher was not at this table, but it was public: its match is in every history.
+    seen = watcher.page.request.get(f"{base}/api/matches/{table}")
+    assert seen.status == 200 and seen.json()["kind_text"] == "Public table", seen.text()
     watcher.page.goto(f"{base}/players/{players[0].name}")
-    expect(watcher.page.locator("main")).to_contain_text("No finished matches to show.")
+    expect(watcher.page.locator("main")).to_contain_text("Public table")
 
     # 4: the rebuild gives each rating the server showed.
     before = stored_ratings_of(server)

@@ -1,9 +1,10 @@
 """What a profile, the match history and the ratings leaderboard read: a few indexed queries
 over the rows :mod:`.ratings` keeps, never a replay of anyone's game.
 
-**Who sees what.**  A quick match is public: anyone may see it in a player's history.  A
-private table, a single-player game and a daily try are seen only by the people who sat there
-(:func:`visible`), in the history, in the statistics and in the rating chart alike.  A
+**Who sees what.**  A quick match, and a table its host listed under Live tables (kind
+``"public"``), are public: anyone may see them in a player's history.  A private table, a
+single-player game and a daily try are seen only by the people who sat there (:func:`visible`),
+in the history, in the statistics and in the rating chart alike.  A
 private match still moves its players' ratings — a rating is public — but a stranger sees
 neither when it was played nor against whom.  Synchronous: the routes call these in a thread.
 """
@@ -39,12 +40,12 @@ __all__ = [
 #: Matches on one page of a history.
 HISTORY_PAGE = 50
 #: Kinds of match anyone may see in another person's history.
-PUBLIC_KINDS = ("quick",)
+PUBLIC_KINDS = ("quick", "public")
 #: Players on the leaderboard.
 LEADERBOARD = 100
 
 _KIND_WORDS = {"solo": "Single player", "daily": "Daily", "private": "Private table",
-               "quick": "Quick match"}
+               "public": "Public table", "quick": "Quick match"}
 
 
 @dataclass(frozen=True, slots=True)

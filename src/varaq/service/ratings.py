@@ -92,7 +92,7 @@ DEFAULT_BOT = "normal"
 #: Rated matches before a rating stops being provisional.
 PROVISIONAL = 10
 #: Kinds of table whose matches move ratings (the matches of people).
-RATED_KINDS = ("private", "quick")
+RATED_KINDS = ("private", "public", "quick")
 #: Kinds of table kept in the match history.
 KEPT_KINDS = ("solo", "daily", "private", "quick")
 
@@ -212,11 +212,15 @@ def seat_counts(game: Game, seat: int) -> dict[str, int]:
 
 
 def match_of(table_id: str, kind: str, level: str, game: Game, seating: Seating,
-             accounts: Mapping[int, int] | None = None) -> Match | None:
+             accounts: Mapping[int, int] | None = None, *, public: bool = False,
+             ) -> Match | None:
     """The :class:`Match` of a finished game, or ``None`` when no account sat at it (a guest's
     single-player game) or it is not a kind the history keeps.  ``accounts``: the ``seats``
     rows of the table (seat -> user id), which name the account of a seat the journal calls
-    a guest — how a single-player table can belong to a signed-in person."""
+    a guest — how a single-player table can belong to a signed-in person.  ``public``: the
+    host listed the table under Live tables, where anyone could watch it; its match is kept as
+    kind ``"public"``, which any profile's history shows (a private table's only to the people
+    who sat there)."""
     if kind not in KEPT_KINDS or not game.is_over:
         return None
     extra = accounts or {}
@@ -226,6 +230,8 @@ def match_of(table_id: str, kind: str, level: str, game: Game, seating: Seating,
     )
     if all(uid is None for uid in people):
         return None
+    if public and kind == "private":
+        kind = "public"
     return Match(
         table_id, kind, level, (people[0], people[1], people[2], people[3]), game.winner,
         (int(game.totals[0]), int(game.totals[1])), game.conceded,
@@ -370,7 +376,8 @@ async def _store(table: Table, game: Game, seating: Seating) -> None:
 
     def work() -> None:
         accounts = seat_accounts(store, table.id) if _guests_named(seating) else None
-        match = match_of(table.id, info.kind, info.level, game, seating, accounts)
+        match = match_of(table.id, info.kind, info.level, game, seating, accounts,
+                         public=bool(info.options.get("public")))
         if match is not None:
             apply_match(store, match)
 
@@ -430,7 +437,7 @@ def finished_matches(store: Store) -> tuple[list[tuple[datetime, Match]], int]:
             continue
         accounts = seat_accounts(store, stored.id) if _guests_named(done.seating) else None
         match = match_of(stored.id, stored.kind, stored.level, done.game, done.seating,
-                         accounts)
+                         accounts, public=bool(stored.options.get("public")))
         if match is not None:
             found.append((known.get(stored.id, _aware(updated)), match))
     found.sort(key=lambda item: (item[0], item[1].table_id))
