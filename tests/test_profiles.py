@@ -147,8 +147,11 @@ def test_the_leaderboard_lists_rated_players_with_their_range(client: TestClient
 
 def test_the_chart_is_plain_svg_with_a_title_and_a_description() -> None:
     points = [{"mu": 25 + i, "sigma": 8 - i / 2} for i in range(5)]
-    svg = rating_chart(points, "A<b>")
-    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    html = rating_chart(points, "A<b>")
+    svg = html[html.index("<svg"):html.index("</svg>") + 6]
+    assert "<script" not in html and "<text" not in svg  # no text to stretch with the drawing
+    # The scale (the highest and lowest values of the band) is beside it, hidden from readers.
+    assert re.search(r'<div class="chart-scale" aria-hidden="true"><span>\d+</span>', html)
     assert "<title id=\"chart-title\">Rating of A&lt;b&gt;" in svg and "<desc" in svg
     assert "5 rated matches" in svg
     assert "No rated matches" in rating_chart([], "Ana")

@@ -94,7 +94,9 @@ def rating_chart(points: list[dict[str, Any]], name: str, width: int = 640,
     screen readers.  No script, no library."""
     if not points:
         return '<p class="muted">No rated matches yet: the chart starts with the first.</p>'
-    pad_l, pad_r, pad_t, pad_b = 40, 10, 10, 22
+    # The scale and the "first"/"latest" words are HTML beside the drawing, not SVG text:
+    # the drawing stretches to its box, and text inside it would stretch with it.
+    pad_l, pad_r, pad_t, pad_b = 2, 8, 8, 2
     lows = [p["mu"] - 2 * p["sigma"] for p in points]
     highs = [p["mu"] + 2 * p["sigma"] for p in points]
     top, bottom = max(highs), min(lows)
@@ -132,6 +134,8 @@ def rating_chart(points: list[dict[str, Any]], name: str, width: int = 640,
         f'y2="{y(p["mu"]):.1f}" class="chart-dot"/>'
         for i, p in enumerate(points))
     return (
+        f'<div class="chart-frame"><div class="chart-scale" aria-hidden="true">'
+        f'<span>{top:.0f}</span><span>{bottom:.0f}</span></div>'
         f'<svg class="rating-chart" viewBox="0 0 {width} {height}" role="img" '
         f'aria-labelledby="chart-title chart-desc" preserveAspectRatio="none">'
         f'<title id="chart-title">Rating of {escape(name)}, match by match</title>'
@@ -140,15 +144,10 @@ def rating_chart(points: list[dict[str, Any]], name: str, width: int = 640,
         f'y2="{pad_t + inner_h}" class="chart-axis"/>'
         f'<line x1="{pad_l}" y1="{pad_t}" x2="{pad_l}" y2="{pad_t + inner_h}" '
         f'class="chart-axis"/>'
-        f'<text x="{pad_l - 4}" y="{pad_t + 4}" class="chart-label" text-anchor="end">'
-        f'{top:.0f}</text>'
-        f'<text x="{pad_l - 4}" y="{pad_t + inner_h}" class="chart-label" '
-        f'text-anchor="end">{bottom:.0f}</text>'
-        f'<text x="{pad_l}" y="{height - 6}" class="chart-label">first</text>'
-        f'<text x="{width - pad_r}" y="{height - 6}" class="chart-label" '
-        f'text-anchor="end">latest</text>'
         f'<polygon points="{band}" class="chart-band"/>'
         f'<polyline points="{line}" class="chart-line" fill="none"/>{dots}</svg>'
+        f'<div class="chart-foot" aria-hidden="true"><span>first</span><span>latest</span>'
+        f'</div></div>'
     )
 
 
