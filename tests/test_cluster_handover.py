@@ -11,9 +11,10 @@ whole hand-overs between two ``varaq serve`` processes.
 from __future__ import annotations
 
 import asyncio
+import functools
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -41,6 +42,24 @@ if missing_servers():  # pragma: no cover - CI installs PostgreSQL (scripts/test
 def db() -> Iterator[str]:
     with postgres_server() as url:
         yield url
+
+
+def on_a_fresh_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async test on a loop of its own in this (the main) thread.
+
+    Playwright's sync API, which the browser tests hold open for a whole session, leaves its
+    loop marked as running in the main thread of the pytest worker it ran on; pytest-asyncio
+    then refuses to start another.  The loop is set aside for the test and put back after.
+    The main thread matters: the SIGTERM test installs a signal handler."""
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        held = asyncio.events._get_running_loop()
+        asyncio.events._set_running_loop(None)
+        try:
+            asyncio.run(test(*args, **kwargs))
+        finally:
+            asyncio.events._set_running_loop(held)
+    return run
 
 
 def stored_table(tables: Tables) -> Table:
@@ -73,6 +92,7 @@ def counting_reads(tables: Tables, monkeypatch: pytest.MonkeyPatch) -> list[str]
     return reads
 
 
+@on_a_fresh_loop
 async def test_a_new_owner_reads_the_table_again_only_when_its_copy_is_not_the_stored_one(
     db: str, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -102,6 +122,7 @@ async def test_a_new_owner_reads_the_table_again_only_when_its_copy_is_not_the_s
         await locks.close()
 
 
+@on_a_fresh_loop
 async def test_a_wave_of_locks_is_released_in_one_go_and_taken_by_another_process(
     db: str,
 ) -> None:
@@ -126,6 +147,7 @@ async def test_a_wave_of_locks_is_released_in_one_go_and_taken_by_another_proces
         await staying.close()
 
 
+@on_a_fresh_loop
 async def test_sigterm_starts_the_hand_over_and_the_shutdown_waits_for_the_same_one(
     db: str,
 ) -> None:
@@ -156,6 +178,7 @@ async def test_sigterm_starts_the_hand_over_and_the_shutdown_waits_for_the_same_
         signal.signal(signal.SIGTERM, before)
 
 
+@on_a_fresh_loop
 async def test_a_wave_is_let_go_once_a_peer_says_it_read_that_wave(db: str) -> None:
     tables = Tables(Store(db), BotPool(1), Settings.from_env())
     tables.cluster = SimpleNamespace(node="leaving")  # type: ignore[assignment]
