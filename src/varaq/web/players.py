@@ -247,7 +247,8 @@ def _history_html(doc: dict[str, Any], page: int, per_page: int) -> str:
         pager.append(f'<a href="?page={page + 1}" rel="next">Older</a>')
     first = doc["offset"] + 1
     return (
-        '<section><h2>Match history</h2><div class="table-scroll"><table class="match-list">'
+        '<section><h2>Match history</h2><div class="table-scroll" tabindex="0" role="region" '
+        'aria-label="Match history"><table class="match-list">'
         f'<caption>Matches {first}–{doc["offset"] + len(matches)} of {doc["total"]}, newest '
         'first; scores are the player\'s side first</caption><thead><tr>'
         '<th scope="col">Finished</th><th scope="col">Match</th><th scope="col">Seats</th>'
@@ -316,7 +317,7 @@ async def leaderboard_html(request: Request) -> Response:
     await _counted(request)
     players = await asyncio.to_thread(profiles.leaderboard, tables_of(request).store)
     rows = "".join(
-        f'<tr><td>{p["rank"]}</td><td><a href="/players/{quote(p["name"])}">'
+        f'<tr><td>{p["rank"]}</td><td><a class="player-link" href="/players/{quote(p["name"])}">'
         f'{escape(p["name"])}</a></td><td>{p["mu"]:.1f}</td>'
         f'<td>{p["low"]:.1f}–{p["high"]:.1f}</td><td>{p["matches"]}'
         f'{" <span class=provisional>provisional</span>" if p["provisional"] else ""}</td></tr>'
@@ -327,7 +328,8 @@ async def leaderboard_html(request: Request) -> Response:
         'everyone at it, partners and opponents alike. A rating is provisional until '
         f'{PROVISIONAL} matches and is shown with the range it is believed to lie in. '
         f'Computer players count at a fixed rating for their level ({escape(bots)}).</p>'
-        + ('<div class="table-scroll"><table class="match-list"><caption>Players, best first by '
+        + ('<div class="table-scroll" tabindex="0" role="region" aria-label="Ratings">'
+           '<table class="match-list"><caption>Players, best first by '
            'the low end of their range</caption><thead><tr><th scope="col">#</th>'
            '<th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Range</th>'
            '<th scope="col">Matches</th></tr></thead><tbody>' + rows + '</tbody></table></div>'
