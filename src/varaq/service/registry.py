@@ -162,25 +162,32 @@ class Tables:
 
         signal.signal(signal.SIGTERM, stopping)
 
-    async def _place(self, table: Table) -> None:
-        """A table this process just loaded or made: its owner if the lock is free."""
+    async def _place(self, tables: list[Table]) -> None:
+        """Tables this process just loaded or made: the owner of each whose lock is free, a
+        follower of the others.  Several at once share one claim and one look at the rows
+        (a leaving process's wave of tables costs a few round trips, not a few a table)."""
         cluster = self.cluster
-        if cluster is None:
+        if cluster is None or not tables:
             return
-        table.role = "follower"
-        await cluster.subscribe(f"varaq:ev:{table.id}", functools.partial(replica.follow, table))
-        await self.claim([table])
-        if table.role == "follower":
-            # Anything the owner stored between our read and our listening: looked for in
-            # the table's row (cheap), and only then read (a hundred tables a leaving process
-            # hands over are loaded at once; each read twice was half the taker's work).
-            try:
-                stamp = (await cluster.locks.stamps([table.id]))[table.id]
-            except Exception:
-                stamp = None
-            if stamp is None or not replica.is_newest(table, stamp):
-                await replica.catch_up(table)
-            await self.tell_presence(table)
+        for table in tables:
+            table.role = "follower"
+        await asyncio.gather(*(
+            cluster.subscribe(f"varaq:ev:{t.id}", functools.partial(replica.follow, t))
+            for t in tables))
+        await self.claim(tables)
+        followers = [t for t in tables if t.role == "follower"]
+        if not followers:
+            return
+        # Anything an owner stored between our read and our listening: looked for in the
+        # tables' rows (cheap), and only then read (each read twice was half a taker's work).
+        try:
+            stamps = await cluster.locks.stamps([t.id for t in followers])
+        except Exception:
+            stamps = {}
+        behind = [t for t in followers
+                  if (stamp := stamps.get(t.id)) is None or not replica.is_newest(t, stamp)]
+        await asyncio.gather(*(replica.catch_up(t) for t in behind))
+        await asyncio.gather(*(self.tell_presence(t) for t in followers))
 
     async def claim(self, tables: list[Table]) -> None:
         """Take the locks of these followed tables where free, and run them from here (never
@@ -335,7 +342,7 @@ class Tables:
             raise Refusal(503, f"could not store the new game: {type(e).__name__}") from None
         table = Table(info, game, seating, steps, self)
         self._keep(table)
-        await self._place(table)
+        await self._place([table])
         table.wake()
         return table
 
@@ -446,48 +453,83 @@ class Tables:
         if not plausible_id(table_id):
             raise Refusal(404, "no game with that id")
         pending = self._loading.get(table_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = future
+        if pending is None:
+            pending = (await self.load_many([table_id])).get(table_id)
+            if pending is None:  # another request loaded it in the meantime
+                table = self._tables.get(table_id)
+                if table is None:
+                    raise Refusal(404, "no game with that id")
+                return table
+        return await asyncio.shield(pending)
+
+    async def load_many(self, table_ids: Sequence[str]) -> dict[str, asyncio.Future[Table]]:
+        """Read these tables from the store, keep them, and own or follow each: one read of
+        them all, one query for the names seated there, one claim (:meth:`_place`).  A
+        table already here or already being loaded is left to that; what becomes of each
+        one asked for — its table or its refusal — is the result of its future, returned for
+        the ids this call loaded and given to whoever waits in :meth:`get`."""
+        loop = asyncio.get_running_loop()
+        ids = [t for t in dict.fromkeys(table_ids)
+               if t not in self._tables and t not in self._loading and plausible_id(t)]
+        if not ids:
+            return {}
+        futures: dict[str, asyncio.Future[Table]] = {t: loop.create_future() for t in ids}
+        self._loading.update(futures)
+
+        def refuse(table_id: str, e: BaseException) -> None:
+            future = futures[table_id]
+            if not future.done():
+                future.set_exception(e)
+                future.exception()  # retrieved here: nobody else may be waiting for it
+
         try:
-            table = await self._load(table_id)
+            try:
+                stored = await asyncio.to_thread(self.store.load_tables, ids)
+            except Exception as e:
+                log.error("loading tables %s failed: %s", ", ".join(ids[:5]), e)
+                refusal = Refusal(503, f"could not load the game: {type(e).__name__}")
+                for table_id in ids:
+                    refuse(table_id, refusal)
+                return futures
+            tables: list[Table] = []
+            for table_id in ids:
+                row = stored.get(table_id)
+                if row is None:
+                    refuse(table_id, Refusal(404, "no game with that id"))
+                    continue
+                try:
+                    tables.append(self.rebuild(row))
+                except Refusal as e:
+                    refuse(table_id, e)
+            await self._learn_names(tables)
+            for table in tables:
+                self._keep(table)
+            await self._place(tables)
+            for table in tables:
+                futures[table.id].set_result(table)
+                table.wake()  # the computer players resume if it is their turn
         except asyncio.CancelledError:
-            future.cancel()
+            for future in futures.values():
+                future.cancel()
             raise
         except BaseException as e:
-            future.set_exception(e)
-            future.exception()  # retrieved here: nobody else may be waiting for it
+            for table_id in ids:
+                refuse(table_id, e)
             raise
-        else:
-            future.set_result(table)
         finally:
-            del self._loading[table_id]
-        table.wake()  # the computer players resume if it is their turn
-        return table
+            for table_id in ids:
+                del self._loading[table_id]
+        return futures
 
-    async def _load(self, table_id: str) -> Table:
-        """Read a table from the store, keep it, and own or follow it."""
-        try:
-            stored = await asyncio.to_thread(self.store.load_table, table_id)
-        except Exception as e:
-            log.error("loading table %s failed: %s", table_id, e)
-            raise Refusal(503, f"could not load the game: {type(e).__name__}") from None
-        if stored is None:
-            raise Refusal(404, "no game with that id")
-        table = self.rebuild(stored)
-        await self._learn_names(table)
-        self._keep(table)
-        await self._place(table)
-        return table
-
-    async def _learn_names(self, table: Table) -> None:
-        """The names of the people seated at a table rebuilt from the store."""
-        for occupant in table.seating.seats:
-            uid = occupant.user_id
-            if uid is not None and uid not in self.user_names:
-                user = await asyncio.to_thread(self.store.user, uid)
-                self.user_names[uid] = user.name if user is not None else "Player"
+    async def _learn_names(self, tables: list[Table]) -> None:
+        """The names of the people seated at tables rebuilt from the store, in one query."""
+        wanted = {o.user_id for t in tables for o in t.seating.seats
+                  if o.user_id is not None and o.user_id not in self.user_names}
+        if not wanted:
+            return
+        names = await asyncio.to_thread(self.store.user_names, wanted)
+        for uid in wanted:
+            self.user_names[uid] = names.get(uid, "Player")
 
     def rebuild(self, stored: StoredTable) -> Table:
         """A table as its stored lines make it (in memory only)."""
@@ -580,15 +622,16 @@ class Tables:
         """Follow the tables a leaving process is about to let go, a wave at a time in the
         order it will let them go, and tell it after each wave: it releases a wave as soon
         as that wave is read here, while the next ones are still being read."""
-        async def one(table_id: str) -> None:
-            async with self._taking:
-                with contextlib.suppress(Refusal):
-                    await self.get(table_id)
-
         started = time.perf_counter()
         for first in range(0, len(table_ids), HANDOVER_WAVE):
             wave = table_ids[first:first + HANDOVER_WAVE]
-            await asyncio.gather(*(one(t) for t in wave))
+            async with self._taking:
+                with contextlib.suppress(Refusal):
+                    await self.load_many(wave)
+            # Tables of the wave another request was loading meanwhile: wait for those too.
+            for pending in [self._loading[t] for t in wave if t in self._loading]:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(pending)
             cluster = self.cluster
             if cluster is None or self.leaving:
                 return
