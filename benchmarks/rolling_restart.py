@@ -96,6 +96,9 @@ SCRIPT = ROOT / "scripts" / "rolling-restart.sh"
 #: The browser's pauses before reopening a socket (connection.js): after a 1012 close, else,
 #: and the most it doubles to.
 RESTART_PAUSE, FIRST_PAUSE, MOST_PAUSE = 0.3, 0.5, 8.0
+#: After a 1012 close the pause is spread over RESTART_PAUSE + [0, RESTART_SPREAD) seconds, as
+#: connection.js spreads it, so the pages of a stopping process do not all knock at once.
+RESTART_SPREAD = 0.9
 #: Seconds between retries of a request refused with 503 while its table moves.
 MOVING_RETRY = 0.1
 #: The goal: no table waits longer than this (seconds) beyond its people's thinking.
@@ -198,7 +201,7 @@ class Person:
                 self.codes.append(code)
                 closed_at, closed_code, tries = now(), code, 0
             if code == 1012:
-                pause = RESTART_PAUSE
+                pause = RESTART_PAUSE + random.uniform(0, RESTART_SPREAD)
             await asyncio.sleep(pause)
             pause = min(pause * 2, MOST_PAUSE)
             self.at = 1 - self.at  # the proxy sends the retry to the other process

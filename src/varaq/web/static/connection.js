@@ -118,8 +118,10 @@ export class GameSocket {
       }
       if (event.code === 1012) {
         // The server is restarting (or handing this table to another process): come back
-        // quickly, and say it is a short wait rather than a lost connection.
-        this.delay = 300;
+        // quickly, and say it is a short wait rather than a lost connection.  The pause is
+        // spread over 0.3-1.2 s so the pages of a stopping process do not all knock on the
+        // next one at the same moment (benchmarks/rolling_restart.py does the same).
+        this.delay = 300 + Math.floor(Math.random() * 900);
         this.restarting = true;
       }
       this.retry();
