@@ -232,11 +232,21 @@ def test_a_claim_is_put_to_the_people_on_the_other_side(client: TestClient) -> N
         claim = rival.state(tid)["table"]["claim"]
         assert claim["seat"] == "S" and claim["waiting"] == [rival_seat]
         version = offered["version"]
+        # While it waits the computer players hold their cards, whoever's turn it is: a card of
+        # theirs would withdraw the claim before the rival could answer it.
+        held = client.app.state.tables.held(tid)  # type: ignore[attr-defined]
+        assert held is not None and held.driver.claim_waits()
+        held.driver.bot_for = lambda seat: True  # as if a computer player were to move
+        try:
+            assert not held.driver.to_move()
+        finally:
+            del held.driver.bot_for
         # The partner is not asked; the rival declines, and play goes on from the same position.
         assert mate.post(f"/api/games/{tid}/accept").status_code == 409
         rival.ok(f"/api/games/{tid}/decline")
         after = rival.state(tid)
         assert after["table"]["claim"] is None and after["version"] == version
+        assert not held.driver.claim_waits()
 
         # Claimed again, and accepted: the hand ends with every trick left to North-South.
         assert host.ok(f"/api/games/{tid}/claim")["claim"] == "offered"

@@ -163,6 +163,11 @@ def test_a_claim_at_a_table_of_people_is_put_to_the_other_side(
                         "claims every trick left")
                     shot(page, "claim-3-offered")
                     answer.click()
+                    # Everyone asked accepts: both opponents when they are both people.
+                    for other in pages:
+                        more = other.get_by_role("button", name="Accept claim")
+                        if other is not page and more.count():
+                            more.click()
                     for other in pages:
                         other.wait_for_function(
                             "() => document.getElementById('summary-dialog').open",

@@ -63,7 +63,15 @@ class Driver:
         return (
             not t.retired and t.role != "follower" and t.seating.started
             and g.phase not in (DEAL, OVER) and g.turn >= 0 and self.bot_for(g.turn)
+            and not self.claim_waits()
         )
+
+    def claim_waits(self) -> bool:
+        """Whether a claim is put to people at the table: the computer players hold their
+        cards until it is answered (a card of theirs would withdraw it before anyone could
+        accept); the table's :class:`~.online.Online` wakes them when it lapses or is declined."""
+        online = self.table.online
+        return online is not None and online.claim is not None
 
     def wake(self) -> None:
         """Start the task if a computer player is to move."""
@@ -99,8 +107,9 @@ class Driver:
                 await asyncio.sleep(wait)
             refused: Exception | None = None
             async with table.lock:
-                if table.version != version or table.game.turn != seat or not self.bot_for(seat):
-                    continue  # the game moved on, or the person came back: a stale answer
+                if (table.version != version or table.game.turn != seat
+                        or not self.bot_for(seat) or self.claim_waits()):
+                    continue  # the game moved on, the person came back, or a claim waits
                 auto = table.seating.seats[seat].is_person
                 try:
                     await table.commit([Line("act", seat, action, auto)], 409)

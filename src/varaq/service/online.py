@@ -339,9 +339,11 @@ class Online:
         return claim
 
     def drop_claim(self) -> None:
+        """Play goes on: the computer players, who held their cards while it waited, move."""
         self.claim = None
         self.claim_waits = set()
         self._cancel("claim")
+        self.table.driver.wake()
 
     def _claim_lapsed(self, version: int) -> None:
         if self.claim is not None and self.claim[2] == version:
