@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 
-from online_helpers import Person, receive_within, sign_up
+from online_helpers import Person, receive_within, sign_up, wait_until
 from varaq.service import friends
 from varaq.service.errors import Refusal
 from varaq.service.friends import BlockRow, FollowRow, InviteRow
@@ -247,7 +247,9 @@ def test_a_followed_person_with_a_page_open_shows_online_then_at_a_table(
         entry = ana.get("/api/friends").json()["following"][0]
         # A private table: where it is stays Bo's (no link), only that Bo sits at one.
         assert entry["status"] == "table" and entry["link"] is None
-    assert ana.get("/api/friends").json()["following"][0]["status"] == "offline"
+    # The page's row goes when the server has seen the socket close (a moment after it).
+    wait_until(lambda: ana.get("/api/friends").json()["following"][0]["status"] == "offline",
+               "Bo offline once the page closed")
 
 
 def test_the_panel_offers_the_table_one_may_invite_to(
