@@ -117,20 +117,24 @@ def test_a_public_table_is_watched_from_live_tables_in_one_click(
 
     # The two people play until a card lies on the table; the watchers see it, and no hand.
     pages = [host, partner]
+    seen: list[set[str | None]] = []
     for _ in range(600):
         if watchers[0].locator("#trick .card").count() and watchers[1].locator(
                 "#trick .card").count():
-            break
+            # What each watcher shows now (the computer player may sweep the trick a moment
+            # later, so it is read here, not after).
+            seen = [{c.get_attribute("data-card") for c in w.locator("#trick .card").all()}
+                    for w in watchers]
+            if all(seen):
+                break
         if not any(act_once(p) for p in pages):
             host.wait_for_timeout(100)
     else:
         raise AssertionError(f"no card reached the watchers: {[turn_of(p) for p in pages]}")
-    for watcher, label in zip(watchers, ("laptop", "phone"), strict=True):
-        expect(watcher.locator("#trick .card").first).to_be_visible()
+    for watcher, label, played in zip(watchers, ("laptop", "phone"), seen, strict=True):
         expect(watcher.locator("#hand .card")).to_have_count(0)
         state = watcher.request.get(f"{server.base}/api/games/{table}").json()
         assert state["you"] is None and state["view"]["hand"] == [], state["view"]
-        played = {c.get_attribute("data-card") for c in watcher.locator("#trick .card").all()}
         assert played <= {t["card"] for t in state["view"]["trick"]} | {
             card for trick in state["view"]["tricks"] for card in trick["cards"]}, played
         watcher.mouse.move(0, 0)
