@@ -4,7 +4,7 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
 
     python benchmarks/strength.py [--deals 500] [--hard-deals 500] [--matches 100]
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
-                                  [--hard-minutes M] [--fixed 12]
+                                  [--hard-minutes M] [--fixed 12] [--details deals.jsonl]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
                                           hard-classic,hard-v02,cardplay-gap,bidding-gap]
 
@@ -45,8 +45,9 @@ import os
 import platform
 import sys
 import time
-from typing import Any
+from typing import Any, TextIO
 
+from varaq import arena
 from varaq.arena import (
     ArenaConfig,
     ArenaError,
@@ -84,22 +85,49 @@ def leg(
         return {"a": {"bot": a}, "b": {"bot": b}, "skipped": str(exc)}
 
 
-def _one_deal(job: tuple[ArenaConfig, int]) -> PairResult:
-    config, index = job
-    return play_deal(config, index)
+def _one_deal(job: tuple[ArenaConfig, int, bool]) -> tuple[PairResult, dict[str, Any] | None]:
+    config, index, details = job
+    if not details:
+        return play_deal(config, index), None
+    # The arena's own deal, with both tables kept so each hand's record can be written out.
+    game_seed = f"{config.seed}:deal:{index}"
+    tables = (arena._Table(config, game_seed, 0), arena._Table(config, game_seed, 1))
+    for n, table in enumerate(tables, 1):
+        table.play_hand(f"deal {index + 1}, table {n}")
+    return arena._pair(index, tables), {
+        "deal": index, "tables": [_hand_record(t.a_side, t.game.log[-1]) for t in tables],
+    }
 
 
-def deal_by_deal(config: ArenaConfig, jobs: int, minutes: float | None) -> ArenaResult:
+def _hand_record(a_side: int, hand: Any) -> dict[str, Any]:
+    """One table's hand as plain data: who sat where, the cards dealt, the bids and results
+    (seat-indexed lists; ``a_side`` is the side of player a at this table)."""
+    r = hand.result
+    return {
+        "a_side": a_side, "dealer": hand.dealer, "dealt": list(hand.dealt or ()),
+        "bids": list(r.bids), "blind": list(r.blind), "tricks": list(r.tricks),
+        "made": list(r.made), "nil_made": list(r.nil_made), "new_bags": list(r.new_bags),
+        "score": list(r.score), "plays": list(hand.plays),
+    }
+
+
+def deal_by_deal(
+    config: ArenaConfig, jobs: int, minutes: float | None, details: TextIO | None = None,
+) -> ArenaResult:
     """The arena's duplicate deals handed out one at a time (the arena sends players it does
     not know by name in chunks of up to 20 deals, too coarse for a time box of slow players);
-    with ``minutes``, the deals ``0 .. k-1`` finished in time, as the arena keeps them."""
+    with ``minutes``, the deals ``0 .. k-1`` finished in time, as the arena keeps them.  With
+    ``details``, each deal's two hands are written there as one JSON line (see
+    :func:`_hand_record`), so the hands that lose points can be found afterwards."""
     started = time.perf_counter()
     deadline = None if minutes is None else started + 60 * minutes
     results: list[PairResult] = []
-    jobs_list = [(config, i) for i in range(config.deals)]
+    jobs_list = [(config, i, details is not None) for i in range(config.deals)]
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        for result in pool.imap(_one_deal, jobs_list, chunksize=1):
+        for result, record in pool.imap(_one_deal, jobs_list, chunksize=1):
             results.append(result)
+            if details is not None and record is not None:
+                print(json.dumps(record), file=details, flush=True)
             print(f"{config.deals and len(results)} deals", file=sys.stderr, flush=True)
             if deadline is not None and time.perf_counter() >= deadline:
                 pool.terminate()
@@ -125,6 +153,9 @@ def main() -> int:
                    help="time box for each leg with Hard: as many deals or matches as fit")
     p.add_argument("--fixed", type=int, default=12,
                    help="layouts a decision in the hard-v02 and gap legs (12)")
+    p.add_argument("--details", default=None,
+                   help="write each deal of the fixed legs as a JSON line to this file "
+                        "(the leg's name is added before the extension)")
     p.add_argument("--legs", default=",".join(LEGS[:5]),
                    help=f"comma-separated subset of {','.join(LEGS)}")
     args = p.parse_args()
@@ -179,7 +210,13 @@ def main() -> int:
         for name in fixed_legs:
             a, b = pairs[name]
             config = ArenaConfig(a=a, b=b, rules=rules, seed=args.seed, deals=args.hard_deals)
-            out["legs"][name] = deal_by_deal(config, args.jobs, args.hard_minutes).to_json()
+            if args.details:
+                root, ext = os.path.splitext(args.details)
+                with open(f"{root}-{name}{ext}", "w", encoding="utf-8") as details:
+                    result = deal_by_deal(config, args.jobs, args.hard_minutes, details)
+            else:
+                result = deal_by_deal(config, args.jobs, args.hard_minutes)
+            out["legs"][name] = result.to_json()
     out["goals"] = goals(out["legs"])
     print(json.dumps(out, indent=2))
     return 0
