@@ -48,7 +48,7 @@ from ..actions import BID
 from ..cards import card_name
 from ..engine import BIDDING, BLIND, EXCHANGE, PLAY, Game
 from ..scoring import HandScore, score_hand
-from ..solver import card_values, default_backend, representatives
+from ..solver import Solver, SolverLimit, card_values, default_backend, representatives
 from ..view import View
 from . import Decision
 from .bidding import nil_danger, top_trump
@@ -70,6 +70,9 @@ EXPERT_BUDGET = 1.8
 EXPERT_SOLVER_CARDS = 11
 #: The Hard of version 0.1, kept for the arena (``hard-classic``): it solved the last 4 cards.
 CLASSIC_SOLVER_CARDS = 4
+#: Nodes one nil question of a layout may take (whether the defence can force a trick on a
+#: live nil after a candidate card); past it the nil counts as holding in that layout.
+NIL_NODES = 200_000
 
 
 #: What a finished hand is worth to a side, in points of the match (see
@@ -167,6 +170,8 @@ class HardBot:
     ``budget``: another name for ``time_budget`` (the arena's ``--budget``).
     ``use_bids``: weigh the layouts by the bids (turned off to measure what the evidence buys,
     or in hand-made positions whose bids do not match the cards).
+    ``solve_nils``: solve the late layouts while a nil is alive too (each live nil asked of the
+    solver on its own, see :func:`play_outcomes`), instead of playing them out with Normal.
     """
 
     name = "hard"
@@ -180,6 +185,7 @@ class HardBot:
         min_samples: int = 4,
         solver_cards: int | None = None,
         use_bids: bool = True,
+        solve_nils: bool = True,
         budget: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
@@ -199,6 +205,7 @@ class HardBot:
             raise ValueError("solver_cards must be between 1 and 13")
         self.solver_cards = solver_cards
         self.use_bids = use_bids
+        self.solve_nils = solve_nils
         self._clock = clock
 
     # -- the Bot protocol ---------------------------------------------------------------------
@@ -252,11 +259,12 @@ class HardBot:
         sampler = Sampler(view, k, use_bids=self.use_bids)
         goal = _Goal(view, k)
         tallies = {c: _Tally() for c in candidates}
-        solve_late = max(view.cards_left) <= self.solver_cards and not any(k.nil_alive)
+        late = max(view.cards_left) <= self.solver_cards
+        solve_late = late and (self.solve_nils or not any(k.nil_alive))
         done = 0
         while self._keep_going(done, started):
             layout = sampler.layouts(rng, 1)[0]
-            results = play_outcomes(view, layout.hands, candidates, solve_late)
+            results = play_outcomes(view, layout.hands, candidates, solve_late, k.nil_alive)
             for card, result in results.items():
                 t = tallies[card]
                 t.total += hand_value(view.rules, goal.side, result, view.totals)
@@ -341,12 +349,6 @@ def _bid_words(n: int) -> str:
     return "Nil" if n == 0 else f"Bid {n}"
 
 
-def _trick_taker(bids: tuple[int, ...], side: int) -> int:
-    """The seat of ``side`` credited with the side's solved tricks: a contract bidder."""
-    first, second = side, side + 2
-    return second if bids[first] == 0 and bids[second] != 0 else first
-
-
 # -- outcomes of candidate actions in one layout (shared with the cheater) ------------------
 
 
@@ -406,15 +408,18 @@ def sim_bid_candidates(view: View) -> tuple[list[int], int]:
 
 def play_outcomes(
     view: View, hands: tuple[int, int, int, int], candidates: list[int], solve: bool,
+    nil_alive: tuple[bool, ...] = (False, False, False, False),
 ) -> dict[int, HandScore]:
     """How the hand ends after each candidate card in the layout ``hands``.
 
-    With ``solve`` the rest is perfect play (the double-dummy solver, valid when no nil is
-    alive: the solver counts a side's tricks, not who in the side took them); otherwise every
-    seat plays on with Normal's policy from its own view of the simulated table.
+    With ``solve`` the rest is perfect play: the double-dummy solver counts each side's
+    tricks, and each nil in ``nil_alive`` is a question of its own to the solver (can its
+    defence force one trick on it after this card?), as a defender seeing every card would
+    ask it.  Otherwise every seat plays on with Normal's policy from its own view of the
+    simulated table.
     """
     if solve:
-        return _solved_outcomes(view, hands, candidates)
+        return _solved_outcomes(view, hands, candidates, nil_alive)
     base = Game.from_view(view, hands)
     out = {}
     for card in candidates:
@@ -440,19 +445,66 @@ def bid_outcomes(
 
 def _solved_outcomes(
     view: View, hands: tuple[int, int, int, int], candidates: list[int],
+    nil_alive: tuple[bool, ...] = (False, False, False, False),
 ) -> dict[int, HandScore]:
-    """Each candidate's hand result under perfect play in one layout (no live nil)."""
+    """Each candidate's hand result under perfect play in one layout.
+
+    The sides' tricks are one double-dummy count.  A live nil is judged on its own: broken
+    (one trick to the nil bidder, out of its side's count) when its defence can force a trick
+    on it after the candidate, holding otherwise, the side's other tricks going to its
+    contract bidder.  Two objectives solved apart, so an approximation of one perfect line,
+    but each nil exactly as a defence that sees every card would attack it.
+    """
     side = view.seat & 1
     leader = view.leader if view.leader is not None else view.seat
     trick = [card for _, card in view.trick]
     values = card_values(hands, leader, trick, view.broken, view.rules, side)
     left = 13 - len(view.tricks)
     bids = tuple(0 if b is None else b for b in view.bids)
+    live = [s for s in range(4) if nil_alive[s]]
+    broken_after = {s: _nil_breaks(view, hands, leader, trick, s, candidates) for s in live}
     out = {}
     for card in candidates:
         ours = values[card]
         taken = list(view.taken)
-        taken[_trick_taker(bids, side)] += ours
-        taken[_trick_taker(bids, 1 - side)] += left - ours
+        for s_side, rest in ((side, ours), (1 - side, left - ours)):
+            for s in (s_side, s_side + 2):
+                if s in broken_after and broken_after[s][card] and rest:
+                    taken[s] += 1
+                    rest -= 1
+            taken[_rest_taker(bids, s_side, taken)] += rest
         out[card] = score_hand(view.rules, bids, view.blind, tuple(taken), view.bags)
+    return out
+
+
+def _rest_taker(bids: tuple[int, ...], side: int, taken: list[int]) -> int:
+    """The seat of ``side`` credited with its remaining solved tricks: a contract bidder, else
+    a nil bidder already broken (more tricks cost it nothing), else the first seat (a side of
+    two nils that hold: the count is only approximate there)."""
+    first, second = side, side + 2
+    for s in (first, second):
+        if bids[s] != 0:
+            return s
+    for s in (first, second):
+        if taken[s]:
+            return s
+    return first
+
+
+def _nil_breaks(
+    view: View, hands: tuple[int, int, int, int], leader: int, trick: list[int], seat: int,
+    candidates: list[int],
+) -> dict[int, bool]:
+    """For each candidate card: whether the defence of ``seat``'s live nil can force a trick
+    on it once the card is played (perfect play on this layout).  A question the solver does
+    not settle within :data:`NIL_NODES` nodes counts as the nil holding."""
+    defence = 1 - (seat & 1)
+    breaker = Solver(defence, jokers=view.rules.jokers, counted=[s == seat for s in range(4)],
+                     node_limit=NIL_NODES)
+    out = {}
+    for card in candidates:
+        try:
+            out[card] = breaker.at_least_after(hands, leader, trick, view.broken, card, 1)
+        except SolverLimit:
+            out[card] = False
     return out
