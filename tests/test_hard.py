@@ -298,3 +298,25 @@ def test_without_the_compiled_solver_hard_bids_by_the_count(
         g.deal()
         view = g.view(g.turn)
         assert hard_bid(view).action == choose_bid(view).action
+
+
+def test_a_late_layout_with_a_live_nil_is_solved_nil_and_all() -> None:
+    # E bid nil and has taken nothing; N leads with QH 3D.  E holds KH 2D, S 4D 5D, W 3C 4C:
+    # the QH forces the KH to win (nobody can beat it), the 3D lets E shed its KH later.
+    from varaq.bots.hard import play_outcomes
+
+    hands = [parse_hand("QH 3D"), parse_hand("KH 2D"), parse_hand("4D 5D"),
+             parse_hand("3C 4C")]
+    g = _endgame(hands, leader=0, trick=[], bids=[3, 0, 3, 4], taken=[3, 0, 3, 5])
+    view = g.view(0)
+    alive = (False, True, False, False)
+    qh, d3 = parse_card("QH"), parse_card("3D")
+    solved = play_outcomes(view, (hands[0], hands[1], hands[2], hands[3]), [d3, qh], True,
+                           alive)
+    assert solved[qh].nil_made[1] is False and solved[qh].tricks[1] == 1
+    assert solved[d3].nil_made[1] is True and solved[d3].tricks[1] == 0
+    # Every trick is somebody's: the side counts add up to the hand's 13.
+    assert all(sum(r.tricks) == 13 for r in solved.values())
+    # Hard on the true layout's solved counts alone sets the nil with the queen.
+    decision = HardBot(samples=12, use_bids=False).decide(view, random.Random(5))
+    assert "solved double dummy" in decision.reason
