@@ -13,11 +13,14 @@ their estimate (``varaq.bots.blind``) says it pays at the score.  This script me
   Normal that never bids blind nil (side b), in whole matches (classic, or ``--rules``) played
   in duplicate (the same deals both ways), so the difference is the blind nil decisions and
   what follows from them.  ``--policies`` names the policies that meet the never-blind player,
-  one arena each (``race``: the estimate, and blind nil in the race to the target even where it
-  costs points); ``--also-always`` adds blind nil whenever allowed.  Reported per side: blind
-  nils bid and made (with a Wilson interval on the made rate), points per match and per
-  hand, match wins; and the paired difference a - b in points per match and per hand with 95%
-  intervals.
+  one arena each (``race``: blind nil wherever a made one reaches the target, the plain rule
+  the estimate refines); ``--also-always`` adds blind nil whenever allowed.  Reported per side:
+  blind nils bid and made (with a Wilson interval on the made rate), points per match and per
+  hand, match wins; the paired difference a - b in points per match and per hand with 95%
+  intervals; and, since what a blind nil is for is the match, the paired difference in match
+  wins (a's win rate minus b's, t interval over the pairs), an exact sign test on the pairs
+  won 2-0 by either side, and the same difference over the pairs where a bid a blind nil
+  (only those can differ when a and b play alike otherwise).
 - with ``--spots``, **the model against play**: from a few scores, North chooses blind nil
   or looks at the first deal and Normal plays the match out (never bidding blind nil again),
   ``--deals`` seeded times each way; the share of matches won both ways beside what
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import random
 import sys
@@ -139,6 +143,52 @@ def _side(result: ArenaResult, which: str) -> dict[str, Any]:
     }
 
 
+def sign_test(better: int, worse: int) -> float:
+    """Two-sided exact sign test: the chance of a split at least this uneven between pairs
+    that favour a and pairs that favour b if either were equally likely (ties left out)."""
+    n = better + worse
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(better, worse) + 1))
+    return min(1.0, 2 * tail / 2**n)
+
+
+def match_wins_difference(result: ArenaResult) -> dict[str, Any]:
+    """Match wins of a minus those of b, paired by duplicate match.
+
+    A pair is two matches on the same deals with the sides swapped, so a pair in which
+    neither side's choices differed is one win each, and only a pair where side a bid a blind
+    nil (or chose differently somewhere) can be won 2-0 either way.  Per pair ``d`` is (a's
+    wins - b's wins) / 2, in {-1, 0, +1}: its mean is a's win rate minus b's, and its t
+    interval is the paired interval on that difference; the sign test counts the pairs won
+    2-0 by each side.  An unfinished match counts for neither side.
+    """
+    d = [(p.a.match_wins - p.b.match_wins) / 2 for p in result.pairs]
+    ci = mean_ci95(d)
+    better = sum(x > 0 for x in d)
+    worse = sum(x < 0 for x in d)
+    bid = [x for p, x in zip(result.pairs, d, strict=True) if p.a.blind_nil_bid]
+    out: dict[str, Any] = {
+        "difference_match_wins_per_match": {
+            "mean": round(ci.mean, 4),
+            "ci95": [round(ci.low, 4), round(ci.high, 4)],
+            "se": round(ci.se, 4),
+        },
+        "pairs_won_by_a": better,
+        "pairs_won_by_b": worse,
+        "pairs_split": len(d) - better - worse,
+        "sign_test_p": float(f"{sign_test(better, worse):.3g}"),
+        "pairs_with_a_blind_nil": len(bid),
+    }
+    if bid:
+        ci_bid = mean_ci95(bid)
+        out["difference_match_wins_in_pairs_with_a_blind_nil"] = {
+            "mean": round(ci_bid.mean, 4),
+            "ci95": [round(ci_bid.low, 4), round(ci_bid.high, 4)],
+        }
+    return out
+
+
 def duel(
     a_policy: str, rules: Rules, matches: int, seed: int, jobs: int, minutes: float | None
 ) -> dict[str, Any]:
@@ -154,6 +204,7 @@ def duel(
     d_hand = mean_ci95(result.differences)
     a_wins, b_wins = result.tally("a").match_wins, result.tally("b").match_wins
     low, high = wilson_ci95(a_wins, a_wins + b_wins)
+    wins = match_wins_difference(result)
     return {
         "a": f"normal, blind nil: {a_policy}",
         "b": "normal, blind nil: never",
@@ -172,6 +223,7 @@ def duel(
         },
         "a_win_rate": round(a_wins / (a_wins + b_wins), 4) if a_wins + b_wins else None,
         "a_win_rate_ci95": [round(low, 4), round(high, 4)],
+        **wins,
         "seconds": round(result.seconds, 1),
     }
 

@@ -15,6 +15,7 @@ from varaq.bots.blind import (
     measure_odds,
     odds_for,
     points_gain,
+    race_pays,
     reaches_target,
 )
 from varaq.view import View
@@ -51,19 +52,57 @@ def test_with_the_classic_exchange_a_blind_nil_pays_even_a_hundred_behind() -> N
     assert f"about {odds_for(CLASSIC).made:.0%} of blind nils make it" in decision.reason
 
 
-def test_without_an_exchange_the_estimate_always_looks() -> None:
-    """A blind nil without an exchange costs points from every score (issue 17): the estimate
-    never bids it, not even one hand from losing."""
+def test_without_an_exchange_the_estimate_looks_except_at_the_end_of_the_race() -> None:
+    """A blind nil without an exchange costs points from every score (issue 17), so the
+    estimate bids it only where it wins matches: made, it takes the side to the target (with
+    the partner's usual contract) while the opponents are close to it too."""
     early = choose_blind(blind_view(NO_EXCHANGE, 0, 120))
     assert early.action == LOOK
     assert early.reason == (
         "Look at the cards: about 25% of blind nils make it at this table, too few for the "
         "points at 120 behind"
     )
-    for ours in range(-300, 400, 50):
-        for theirs in range(ours + 100, 500, 40):
-            assert decide(NO_EXCHANGE, ours, theirs) == LOOK, (ours, theirs)
-            assert decide(NO_EXCHANGE, ours, theirs, "hard") == LOOK, (ours, theirs)
+    # Short of the target even if made (the spots found no gain there), or lost anyway.
+    for ours, theirs in ((0, 450), (200, 400), (200, 450), (250, 490), (150, 375), (-100, 300)):
+        assert decide(NO_EXCHANGE, ours, theirs) == LOOK, (ours, theirs)
+    # The end of the race: the spots found 2 to 13 points of win chance here.
+    for ours, theirs in ((270, 400), (270, 480), (300, 400), (300, 450), (350, 480), (399, 499)):
+        decision = choose_blind(blind_view(NO_EXCHANGE, ours, theirs))
+        assert decision.action == BLIND_NIL, (ours, theirs)
+        assert decision.reason == (
+            f"Blind nil: we trail by {theirs - ours} and they are close to 500; about 25% of "
+            "blind nils make it at this table, and made, with my partner's contract, it takes "
+            "us there first"
+        )
+    odds = odds_for(NO_EXCHANGE)
+    for ours in range(-300, 400, 10):
+        for theirs in range(ours + 100, 500, 20):
+            expected = BLIND_NIL if race_pays(NO_EXCHANGE, odds, ours, theirs) else LOOK
+            assert expected == (BLIND_NIL if ours >= 270 and theirs >= 388 else LOOK)
+            assert decide(NO_EXCHANGE, ours, theirs) == expected, (ours, theirs)
+            assert decide(NO_EXCHANGE, ours, theirs, "hard") == expected, (ours, theirs)
+
+
+def test_the_race_that_pays_follows_the_table() -> None:
+    """The target, the blind nil's value and the threshold are the table's; far from the end
+    (the opponents more than two hands from the target) a blind nil that costs points is not
+    bid, even where a made one would reach the target."""
+    odds = odds_for(NO_EXCHANGE)
+    short = NO_EXCHANGE.with_options(target=300)
+    assert race_pays(short, odds, 100, 250)
+    assert not race_pays(short, odds, 30, 250)
+    assert decide(short, 100, 250) == BLIND_NIL and decide(short, 0, 250) == LOOK
+    rich = NO_EXCHANGE.with_options(blind_nil_value=300)
+    assert not race_pays(rich, odds, 200, 300)  # opponents 200 away: time to catch up
+    assert decide(rich, 200, 300) == LOOK
+    assert race_pays(rich, odds, 200, 420) and decide(rich, 200, 420) == BLIND_NIL
+    close = NO_EXCHANGE.with_options(blind_nil_trail=50)
+    assert not race_pays(close, odds, 300, 360)
+    assert decide(close, 300, 360) == LOOK and decide(close, 300, 400) == BLIND_NIL
+    assert not race_pays(NO_EXCHANGE.with_options(blind_nil_value=100), odds, 350, 490)
+    # The mercy rule does not turn it: after a miss this close to the end the match is lost
+    # nearly always anyway.
+    assert decide(NO_EXCHANGE.with_options(mercy=-200), 300, 450) == BLIND_NIL
 
 
 def test_a_blind_nil_costs_points_without_an_exchange_at_any_value() -> None:
@@ -109,7 +148,8 @@ def test_a_higher_blind_nil_value_makes_it_worth_more() -> None:
 
 
 def test_hard_decides_blind_nil_like_normal() -> None:
-    for rules, ours, theirs in ((CLASSIC, 0, 100), (NO_EXCHANGE, 0, 120), (NO_EXCHANGE, 0, 300)):
+    for rules, ours, theirs in ((CLASSIC, 0, 100), (NO_EXCHANGE, 0, 120), (NO_EXCHANGE, 0, 300),
+                                (NO_EXCHANGE, 300, 450)):
         assert decide(rules, ours, theirs, "hard") == decide(rules, ours, theirs, "normal")
 
 
