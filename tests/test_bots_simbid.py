@@ -36,7 +36,7 @@ def _with_north(hand: str) -> list[int]:
 
 
 def test_a_hand_of_small_cards_is_a_nil_a_strong_hand_never() -> None:
-    assert nil_hold(parse_hand(SMALL), False) > 0.75
+    assert nil_hold(parse_hand(SMALL), False) > 0.6  # as safe as a nil gets
     assert nil_hold(parse_hand(FIVE), False) == 0.0  # the A♠ always takes a trick
     small = _study(SMALL)
     assert small.best() == 0

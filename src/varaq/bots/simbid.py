@@ -48,8 +48,13 @@ __all__ = ["BidStudy", "study_bids", "nil_hold", "match_value"]
 #: Against Hard's defence Normal's nils (danger under 0.75) held 44% of the time.  A first
 #: setting (0.92 - 0.5 * danger) had Hard bid 106 nils in 119 duplicate deals against Hard
 #: 0.2 and make 32% of them, for -13.2 points a hand (BENCHMARKS.md, issue 17): the slope is
-#: the evidence that a strong defence punishes every danger.
-NIL_SAFE = 0.85
+#: the evidence that a strong defence punishes every danger.  With 0.85 - danger the nils Hard
+#: chose held 47% of the time over 400 deals against Hard 0.2 (150 nils), and in the 47
+#: deals read nil by nil (``strength.py --details``) the model gave Hard's nils 0.65 on
+#: average where 0.40 held, and Hard 0.2's 0.45 where 0.33 held, both defended by a Hard:
+#: the line is moved down by that gap, so a nil is bid only where it pays against such a
+#: defence.
+NIL_SAFE = 0.68
 NIL_SLOPE = 1.0
 NIL_FLOOR = 0.0
 
