@@ -241,6 +241,33 @@ def test_a_sign_out_elsewhere_counts_here_within_the_cache_time(
     assert signed_in_as(client, jo.cookie) is None
 
 
+def test_sessions_in_use_are_read_again_together_not_by_each_request(
+    timed: tuple[TestClient, Clock], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sessions in use are re-read in one query in the background, so a request finds its
+    session in memory (no read on the event loop), and one ended by another process is still
+    forgotten here within about a second."""
+    client, clock = timed
+    kim = sign_up(client, "Kim")
+    assert signed_in_as(client, kim.cookie) == "Kim"
+    identity: Sessions = client.app.state.identity  # type: ignore[attr-defined]
+    store: Store = client.app.state.store  # type: ignore[attr-defined]
+    id_hash = hashlib.sha256(kim.cookie.rsplit(".", 2)[0].encode()).hexdigest()
+    read_one_by_one: list[str] = []
+    one = store.live_session
+    monkeypatch.setattr(store, "live_session",
+                        lambda h, now: read_one_by_one.append(h) or one(h, now))
+    for _ in range(3):
+        clock.advance(1.5)  # each time past half the 2 s a session is trusted
+        wait_until(lambda: identity._seen[id_hash].read == clock.now, "read again")
+        assert signed_in_as(client, kim.cookie) == "Kim"
+    assert read_one_by_one == []
+    assert store.end_sessions_of(kim.id, clock.now) == 1  # as another process would
+    clock.advance(1.5)
+    wait_until(lambda: id_hash not in identity._seen, "forgotten")
+    assert signed_in_as(client, kim.cookie) is None
+
+
 # -- what a cookie may hold -------------------------------------------------------------------
 
 

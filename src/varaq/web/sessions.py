@@ -24,7 +24,9 @@ hours, asks again each time), and each process keeps what it read of a session f
 ``Settings.session_cache_seconds`` (2 s).  A sign-out removes the
 session from its own process's memory at once, so it counts from the very next request there;
 another process of a cluster may go on trusting the session for those 2 seconds at most.
-Within them, a lookup is one read of the session's row by primary key.
+The sessions in use are re-read together, one query a second in a worker thread
+(:meth:`Sessions.keep_fresh`), so a request seldom waits for the database; one that finds its
+session older than 2 s reads its row by primary key.
 """
 
 from __future__ import annotations
@@ -60,6 +62,11 @@ LONGEST = 200
 TOUCH_SECONDS = 300.0
 #: Sessions a process keeps in memory before it forgets the oldest reads.
 CACHED = 50_000
+#: Sessions asked for within this long are re-read in the background (:meth:`Sessions.
+#: keep_fresh`); an older one is read again by the request that next asks for it.
+KEEP_USED = timedelta(minutes=10)
+#: Sessions re-read by one query.
+REFRESH_CHUNK = 1000
 #: What a session id looks like: 32 random bytes in URL-safe base64.
 _ID = re.compile(r"[A-Za-z0-9_-]{43}")
 _DEFAULTS = Settings()
@@ -78,7 +85,10 @@ class _Seen:
     created: datetime
     last_seen: datetime
     expires: datetime
+    #: When the database last said the session stands.
     read: datetime
+    #: When a request last asked for it (sessions in use are re-read together).
+    used: datetime
 
 
 class Sessions:
@@ -148,8 +158,9 @@ class Sessions:
             if len(self._seen) >= CACHED:
                 self._forget_old(now, fresh)
             seen = self._seen[id_hash] = _Seen(
-                live.user_id, live.created, live.last_seen, live.expires, now,
+                live.user_id, live.created, live.last_seen, live.expires, now, now,
             )
+        seen.used = now
         idle = timedelta(seconds=settings.session_idle_seconds)
         longest = timedelta(seconds=settings.session_max_seconds)
         # The row's own end, and today's settings (an operator may have shortened them).
@@ -162,6 +173,67 @@ class Sessions:
             seen.expires = min(now + idle, seen.created + longest)
             self._touch(connection, id_hash, now, seen.expires)
         return seen.user_id
+
+    async def expect(self, store: Store, user_ids: list[int]) -> int:
+        """Read the live sessions of people about to arrive (their tables are being handed
+        to this process) in one query, off the event loop; how many were read.
+
+        A process that takes a stopping peer's tables is then asked by a few hundred pages
+        at once, each of whose first request would read its session from the database on
+        the event loop; read beforehand, each is found in memory."""
+        now = self.clock()
+        try:
+            live = await asyncio.to_thread(store.live_sessions_of, user_ids, now)
+        except SQLAlchemyError:
+            log.exception("reading the sessions of arriving people failed")
+            return 0
+        if len(self._seen) + len(live) > CACHED:
+            return 0
+        for id_hash, row in live.items():
+            if id_hash not in self._seen:
+                self._seen[id_hash] = _Seen(row.user_id, row.created, row.last_seen,
+                                            row.expires, now, now)
+        return len(live)
+
+    async def keep_fresh(self, store: Store, settings: Settings) -> None:
+        """Re-read the sessions in use together, in a worker thread, every half
+        ``session_cache_seconds``, for as long as the app runs.
+
+        Without it each session's row is read again on the event loop by the first request
+        after its 2 s in memory: one query (and a connection ping) per person every few
+        seconds, which stalled every table of a busy process while it waited on the database.
+        Now a request finds its session in memory, and one query a second says which of the
+        sessions asked for in the last :data:`KEEP_USED` are still live: one ended on another
+        process is forgotten here within a second or so, as before.  Should this stop, the
+        request reads the row itself, as before."""
+        fresh = timedelta(seconds=settings.session_cache_seconds)
+        while True:
+            await asyncio.sleep(max(0.2, fresh.total_seconds() / 2))
+            try:
+                await self._refresh(store, fresh)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("re-reading the sessions in use failed")
+
+    async def _refresh(self, store: Store, fresh: timedelta) -> None:
+        now = self.clock()
+        due = [h for h, seen in self._seen.items()
+               if now - seen.used < KEEP_USED and now - seen.read >= fresh / 2]
+        for first in range(0, len(due), REFRESH_CHUNK):
+            chunk = due[first:first + REFRESH_CHUNK]
+            live = await asyncio.to_thread(store.live_sessions, chunk, now)
+            for id_hash in chunk:
+                seen = self._seen.get(id_hash)
+                if seen is None:  # signed out here meanwhile: stays out
+                    continue
+                row = live.get(id_hash)
+                if row is None:  # ended elsewhere, or expired
+                    del self._seen[id_hash]
+                    continue
+                seen.read = max(seen.read, now)
+                seen.last_seen = max(seen.last_seen, row.last_seen)
+                seen.expires = max(seen.expires, row.expires)
 
     def _touch(self, connection: HTTPConnection, id_hash: str, now: datetime,
                expires: datetime) -> None:
