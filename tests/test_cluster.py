@@ -229,6 +229,8 @@ class Socket:
         self.resyncs = 0
         #: The node each connection was opened to, in order.
         self.visited: list[Node] = []
+        #: Connections left for the next one opened first (the server asked: "moving").
+        self.moves = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -240,28 +242,47 @@ class Socket:
         self._stop.set()
         self._thread.join(timeout=10)
 
+    def _url(self, at: int) -> str:
+        return self.nodes[at].base.replace("http", "ws") + f"/ws/games/{self.table}"
+
+    def _connect(self, at: int) -> Any:
+        return connect(self._url(at), additional_headers=self.person.headers, open_timeout=10,
+                       close_timeout=2)
+
     def _run(self) -> None:
         at = self.nodes.index(self.first)
         pause = 0.25
+        #: The next connection, opened on a "moving" while the old one still delivered.
+        ready: Any = None
         while not self._stop.is_set():
             node = self.nodes[at]
-            url = node.base.replace("http", "ws") + f"/ws/games/{self.table}"
             try:
-                with connect(url, additional_headers=self.person.headers, open_timeout=10,
-                             close_timeout=2) as ws:
+                ws, ready = ready or self._connect(at), None
+                with ws:
                     self.visited.append(node)
                     pause = 0.25
                     ws.send(json.dumps({"type": "hello", "version": self.version}))
                     while not self._stop.is_set():
                         try:
-                            self._take(json.loads(ws.recv(timeout=0.5)))
+                            message = json.loads(ws.recv(timeout=0.5))
                         except TimeoutError:
                             continue
+                        if message.get("type") == "moving":
+                            # Make before break, as connection.js: open the next socket,
+                            # then close this one and say hello there.
+                            with contextlib.suppress(Exception):
+                                ready = self._connect((at + 1) % len(self.nodes))
+                            if ready is not None:
+                                self.moves += 1
+                                break
+                            continue
+                        self._take(message)
             except Exception:  # refused, reset, closed: the browser retries, so do we
                 pass
             at = (at + 1) % len(self.nodes)
-            self._stop.wait(pause)
-            pause = min(pause * 2, 4.0)
+            if ready is None:
+                self._stop.wait(pause)
+                pause = min(pause * 2, 4.0)
 
     def _take(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -459,6 +480,10 @@ def test_a_stopped_owner_hands_the_table_over_with_nothing_lost(
     play_until(table, people, hand_over(people[1], table))
     final = people[1].state(table)["version"]
     sockets_reach(on_owner + on_other, final)
+    for s in on_owner:
+        # Asked to move, each opened its next socket before the old one closed.
+        assert s.visited == [a, b] and s.moves == 1, (s.person.name, s.visited, s.moves)
+    assert "asked 4 table sockets to move; 4 moved" in a.log.read_text(), a.log.read_text()
     for s in on_other:
         assert s.visited == [b], (s.person.name, s.visited)  # never dropped
     assert_every_event_once_in_order(on_owner + on_other, final)

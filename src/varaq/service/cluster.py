@@ -275,6 +275,16 @@ class Cluster:
             log.warning("publishing on %s failed: %s", channel, e)
             return 0
 
+    async def listeners(self, channel: str) -> int:
+        """How many processes listen on ``channel`` now (this one included); 0 when Redis is
+        away."""
+        try:
+            counts = await self.redis.pubsub_numsub(channel)
+        except Exception as e:
+            log.warning("counting the listeners of %s failed: %s", channel, e)
+            return 0
+        return int(counts[0][1]) if counts else 0
+
     async def _read(self) -> None:
         """Keep one pub/sub connection reading, and remake it (resubscribing) when it drops."""
         first = True

@@ -21,7 +21,7 @@ import secrets
 import signal
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -69,6 +69,13 @@ HANDOVER_WAVE = 25
 #: (they keep playing meanwhile), and the most tables it asks a peer to read ahead.
 PREPARE_WAIT = 5.0
 MAX_PREPARED = 5000
+#: A stopping process asks its table sockets to move to another process (make before
+#: break): each page opens its next socket within a pause spread over this many seconds a
+#: socket (at most MOVE_SPREAD in all), so a few hundred pages do not all knock at once, and
+#: the process waits up to MOVE_GRACE seconds more for them to go before it closes the rest.
+MOVE_SPREAD_PER_SOCKET = 0.005
+MOVE_SPREAD = 1.5
+MOVE_GRACE = 2.5
 #: Seconds between two looks for tables an administrator closed.
 CLOSED_CHECK = 2.0
 #: How far back a look reaches: generous, since the administrator's clock writes the time.
@@ -107,6 +114,9 @@ class Tables:
         #: Told of every commit at every table (the players' results, the daily's tries…):
         #: side effects subscribe here instead of the table knowing about them.
         self.commit_listeners: list[CommitListener] = [count_results, record_match]
+        #: Told the people seated at tables a leaving process is about to hand here, before
+        #: their pages arrive (the web layer reads their sessions then).
+        self.arriving: list[Callable[[list[int]], Awaitable[Any]]] = []
         #: Set while this process stops: it takes no table and hands its own on.
         self.leaving = False
         #: The hand-over under way, once SIGTERM or the shutdown started it.
@@ -637,6 +647,10 @@ class Tables:
                 return
             await cluster.publish(replica.HANDOVER, {"ready": True, "for": leaving,
                                                      "ids": wave})
+            people = sorted({o.user_id for t in wave if t in self._tables
+                             for o in self._tables[t].seating.seats if o.user_id is not None})
+            for expect in self.arriving:
+                self._spawn(expect(people))
         log.info("read %d tables another process is about to hand on in %.2f s",
                  len(table_ids), time.perf_counter() - started)
 
@@ -722,6 +736,48 @@ class Tables:
                 "release_s": round(released - started - waited, 3),
                 "peer_ready": peer_read})
         return given
+
+    async def move_sockets(self) -> int:
+        """This process is stopping and has stopped accepting connections: ask every table
+        socket to move to another process before this one closes it; how many were asked.
+
+        A socket closed with 1012 leaves its page blind from the close until it has opened
+        again elsewhere and been sent what it missed: a turn that starts meanwhile waits for
+        that (up to 1.5 s in ``benchmarks/rolling_restart.py``).  Here each page is sent
+        ``moving`` instead; it opens its next socket while this one still delivers every
+        event (this copy of the table follows its new owner once handed on), and closes this
+        one only when the next is open, then says hello there with the version it holds.  So
+        the page is blind for one hello's round trip, and sees every event once.  The pages
+        are asked once the tables are handed on, and spread their new connections over
+        ``within`` seconds.  Those that have not moved by
+        the deadline are closed with 1012 by the web server, as before.  A process with no
+        peer (one process on SQLite, or the last of a cluster) has nowhere to send them:
+        nothing is asked, and its sockets are closed with 1012 at once."""
+        cluster = self.cluster
+        if cluster is None:
+            return 0
+        if await cluster.listeners(replica.HANDOVER) < 2:  # this process hears it too
+            return 0
+        # The pages move once another process holds every table: their hellos there find
+        # the tables read and owned, instead of each loading one while the hand-over waits
+        # for that process (busy with a few hundred handshakes) to read them.
+        await self.hand_over()
+        listeners = [listener for t in list(self._tables.values())
+                     for listener in t.fanout.listeners]
+        if not listeners:
+            return 0
+        within = round(min(MOVE_SPREAD, MOVE_SPREAD_PER_SOCKET * len(listeners)), 2)
+        for listener in listeners:
+            listener.push({"type": "moving", "within": within}, reply=True)
+        started = time.perf_counter()
+        deadline = started + within + MOVE_GRACE
+        while time.perf_counter() < deadline and any(
+                len(t.fanout) for t in list(self._tables.values())):
+            await asyncio.sleep(0.05)
+        left = sum(len(t.fanout) for t in list(self._tables.values()))
+        log.info("asked %d table sockets to move; %d moved in %.2f s", len(listeners),
+                 len(listeners) - left, time.perf_counter() - started)
+        return len(listeners)
 
     async def _wait_read(self, table_ids: list[str], deadline: float) -> None:
         """Until a peer has read these tables (its ``ready`` messages), or ``deadline``."""

@@ -16,7 +16,9 @@ visitor comes from loopback, so that default would publish the numbers.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import hmac
 import logging
 import re
@@ -241,6 +243,9 @@ def create_app(
         tables = Tables(store, bots, config, limits)
         app.state.store = store
         app.state.tables = tables
+        tables.arriving.append(functools.partial(app.state.identity.expect, store))
+        sessions_fresh = asyncio.get_running_loop().create_task(
+            app.state.identity.keep_fresh(store, config))
         app.state.accounts = Accounts(store, hasher=config.password_hasher())
         if cluster is not None:
             await tables.join_cluster(cluster)
@@ -250,6 +255,9 @@ def create_app(
         try:
             yield
         finally:
+            sessions_fresh.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sessions_fresh
             reviews = getattr(app.state, "reviews", None)
             if reviews is not None:
                 await reviews.close()

@@ -21,12 +21,15 @@ import argparse
 import asyncio
 import errno
 import gc
+import logging
 import os
 import socket
 import sys
 from typing import Any
 
 __all__ = ["add_arguments", "run", "HEADER_TIMEOUT", "KEEP_ALIVE", "MIN_TOKEN"]
+
+log = logging.getLogger("varaq.web")
 
 #: Seconds to receive a request's headers.
 HEADER_TIMEOUT = 10.0
@@ -213,6 +216,38 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _server_class(base: type, app: Any) -> type:
+    """uvicorn's server, stopping so that a cluster's pages move without a blind moment.
+
+    uvicorn's own shutdown stops listening, then closes every connection at once (a
+    WebSocket with 1012) and waits for the requests under way.  This one stops listening
+    and lets the plain HTTP connections finish as uvicorn would, but first asks the app's
+    table sockets to move to another process (:meth:`Tables.move_sockets
+    <varaq.service.registry.Tables.move_sockets>`) and waits for them to go; only then does
+    uvicorn's shutdown close what is left.  With no other process to move to it is
+    uvicorn's shutdown exactly.
+    """
+
+    class HandingOnServer(base):  # type: ignore[misc, valid-type]
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            for server in self.servers:
+                server.close()  # new connections go to the other processes from now on
+            for sock in sockets or []:
+                sock.close()
+            for connection in list(self.server_state.connections):
+                if not type(connection).__module__.startswith("uvicorn.protocols.websockets"):
+                    connection.shutdown()
+            tables = getattr(app.state, "tables", None)
+            if tables is not None:
+                try:
+                    await tables.move_sockets()
+                except Exception:
+                    log.exception("moving the sockets to another process failed")
+            await super().shutdown(sockets)
+
+    return HandingOnServer
+
+
 #: The cycle collector's thresholds while serving (Python's defaults are 700, 10, 10).
 GC_THRESHOLDS = (50_000, 20, 100)
 
@@ -223,7 +258,8 @@ def serve(
 ) -> None:
     import uvicorn
 
-    server = uvicorn.Server(config(app, forwarded_allow_ips, header_timeout, keep_alive))
+    server = _server_class(uvicorn.Server, app)(
+        config(app, forwarded_allow_ips, header_timeout, keep_alive))
     quiet_garbage_collector()
     asyncio.run(server.serve(sockets=[sock]))
 

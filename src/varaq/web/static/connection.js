@@ -76,21 +76,46 @@ export class GameSocket {
     this.timer = null;
     /** The server said it was restarting (1012): the retries say so until the socket opens. */
     this.restarting = false;
+    /** The socket opening while the current one still delivers (the server asked to move). */
+    this.next = null;
+    /** The timer before that socket is opened. */
+    this.moving = null;
   }
 
   open() {
     if (this.closed) return;
+    const socket = this.dial();
+    if (!socket) {
+      this.retry();
+      return;
+    }
+    this.socket = socket;
+  }
+
+  /** A new socket to this game's address, its handlers attached; null if it cannot be made. */
+  dial() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const url = `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
     let socket;
     try {
       socket = new WebSocket(url);
     } catch {
-      this.retry();
-      return;
+      return null;
     }
-    this.socket = socket;
     socket.addEventListener("open", () => {
+      if (socket === this.next) {
+        // Make before break: the next socket is open, so the old one (still delivering until
+        // now) is closed and the hello below asks for what came after the version we hold.
+        this.next = null;
+        const old = this.socket;
+        this.socket = socket;
+        clearTimeout(this.timer);
+        if (old && old !== socket) old.close(1000, "moved");
+      }
+      if (this.socket !== socket || this.closed) {
+        socket.close();
+        return;
+      }
       this.delay = 500;
       this.restarting = false;
       this.onStatus("open");
@@ -105,9 +130,19 @@ export class GameSocket {
       } catch {
         return;
       }
+      if (data && data.type === "moving") {
+        this.moveOver(data.within);
+        return;
+      }
       this.onMessage(data);
     });
     socket.addEventListener("close", (event) => {
+      if (socket === this.next) {
+        // The next socket failed: the old one stays, or if it is gone already, retry.
+        this.next = null;
+        if (!this.socket && !this.closed) this.retry();
+        return;
+      }
       if (this.socket !== socket) return;
       this.socket = null;
       if (event.code === 4404) {
@@ -124,10 +159,27 @@ export class GameSocket {
         this.delay = 300 + Math.floor(Math.random() * 900);
         this.restarting = true;
       }
+      if (this.next) return; // the socket already opening elsewhere takes over when it opens
       this.retry();
     });
     // An "error" is always followed by "close", which schedules the retry.
     socket.addEventListener("error", () => {});
+    return socket;
+  }
+
+  /**
+   * The server is stopping and asks this page to move ("moving"): after a pause spread over
+   * ``within`` seconds (so its pages do not all knock at once), open the next socket — the
+   * address leads to a process still listening — while this one keeps delivering events.
+   */
+  moveOver(within) {
+    if (this.closed || this.next || this.moving) return;
+    const spread = Math.max(0, Math.min(Number(within) || 0, 5));
+    this.moving = setTimeout(() => {
+      this.moving = null;
+      if (this.closed || this.next || !this.socket) return;
+      this.next = this.dial();
+    }, Math.floor(Math.random() * spread * 1000));
   }
 
   retry() {
@@ -160,6 +212,11 @@ export class GameSocket {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.moving);
+    if (this.next) {
+      this.next.close();
+      this.next = null;
+    }
     if (this.socket) {
       const socket = this.socket;
       this.socket = null;
