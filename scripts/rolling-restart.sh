@@ -41,6 +41,19 @@ running() {
     [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
 }
 
+# Whether HOST:PORT answers GET /healthz with 200.  Bash's own /dev/tcp, not a program per
+# try: a Python started ten times a second to ask took most of a core on a small machine,
+# just while the new process needs it to start and the others carry every table.
+healthy() {
+    local address=${1#[} reply
+    address=${address%]}
+    exec 3<>"/dev/tcp/$address/$2" || return 1
+    printf 'GET /healthz HTTP/1.0\r\nHost: %s\r\n\r\n' "$1" >&3
+    IFS= read -r -t 2 reply <&3 || reply=""
+    exec 3<&- 3>&-
+    [[ $reply == "HTTP/1."?" 200"* ]]
+} 2>/dev/null
+
 for pid_file in "${pid_files[@]}"; do
     name=$(basename "$pid_file" .pid)
     pid=$(cat "$pid_file")
@@ -56,6 +69,7 @@ for pid_file in "${pid_files[@]}"; do
     case $host in 0.0.0.0 | "") host=127.0.0.1 ;; ::) host="[::1]" ;; esac
     port=$(arg_after --port 8000 "$saved/cmdline")
 
+    nice=$(sed 's/.*) //' "/proc/$pid/stat" | cut -d' ' -f17)  # its niceness (stat field 19)
     echo "rolling-restart: stopping $name (pid $pid, port $port)"
     kill -TERM "$pid"
     for _ in $(seq $((limit * 10))); do
@@ -69,19 +83,27 @@ for pid_file in "${pid_files[@]}"; do
 
     mapfile -d '' command <"$saved/cmdline"
     mapfile -d '' environment <"$saved/environ"
+    # The new process starts at a lower CPU priority: loading the code takes it a few seconds
+    # of CPU, which on a small machine it would take from the processes carrying every table
+    # meanwhile.  Once it answers it gets the old process's priority back (raising a priority
+    # needs root: otherwise it starts at the old priority).
+    start_nice=$nice
+    if [ "$(id -u)" = 0 ]; then start_nice=$(( nice + ${VARAQ_START_NICE:-10} )); fi
     # The whole subshell's output goes to the log (nothing keeps this script's own output open).
-    (cd "$cwd" && exec env -i "${environment[@]}" setsid "${command[@]}") \
-        >>"$run_dir/$name.log" 2>&1 </dev/null &
+    (cd "$cwd" && exec env -i "${environment[@]}" setsid nice -n "$((start_nice - $(nice)))" \
+        "${command[@]}") >>"$run_dir/$name.log" 2>&1 </dev/null &
     rm -r "$saved"
     up=0
     for _ in $(seq $((limit * 10))); do
-        if python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)' \
-            "http://$host:$port/healthz" 2>/dev/null; then up=1; break; fi
+        if healthy "$host" "$port"; then up=1; break; fi
         sleep 0.1
     done
     if [ $up = 0 ]; then
         echo "rolling-restart: $name did not answer on port $port within ${limit}s" >&2
         exit 1
+    fi
+    if [ "$start_nice" != "$nice" ]; then
+        renice -n "$nice" -p "$(cat "$pid_file")" >/dev/null || true
     fi
     echo "rolling-restart: $name is back (pid $(cat "$pid_file"))"
     [ "$pid_file" = "${pid_files[-1]}" ] || sleep "$settle"
