@@ -99,6 +99,8 @@ RESTART_PAUSE, FIRST_PAUSE, MOST_PAUSE = 0.3, 0.5, 8.0
 #: After a 1012 close the pause is spread over RESTART_PAUSE + [0, RESTART_SPREAD) seconds, as
 #: connection.js spreads it, so the pages of a stopping process do not all knock at once.
 RESTART_SPREAD = 0.9
+#: The code this client gives a socket it closed itself after opening the next (a move).
+MOVED = 1000
 #: Seconds between retries of a request refused with 503 while its table moves.
 MOVING_RETRY = 0.1
 #: The goal: no table waits longer than this (seconds) beyond its people's thinking.
@@ -133,6 +135,8 @@ class Totals:
     #: (closed at, seconds until open again, the close code, the failed tries between).
     reconnects: list[tuple[float, float, int | None, int]] = field(default_factory=list)
     acting: bool = True
+    #: Sockets moved to the other process before the old one closed (make before break).
+    moves: int = 0
 
 
 class Person:
@@ -166,19 +170,34 @@ class Person:
 
     # -- the socket ------------------------------------------------------------------------------
 
+    def socket_url(self, at: int) -> str:
+        return self.bases[at].replace("http://", "ws://", 1) + f"/ws/games/{self.table.id}"
+
+    async def dial(self, at: int) -> Any:
+        return await connect(self.socket_url(at), additional_headers=self.headers, proxy=None,
+                             compression=None, open_timeout=20, max_size=2**22)
+
     async def hold_socket(self) -> None:
+        """Keep one socket open as connection.js does: reopen after a pause when it drops
+        (on the other process, as a proxy would), and when the server says ``moving``, open
+        the next socket on the other process while this one still delivers, then close this
+        one and say hello on the next (make before break)."""
         pause = FIRST_PAUSE
         #: When the last connection ended, its close code, and the tries since.
         closed_at: float | None = None
         closed_code: int | None = None
         tries = 0
+        #: A socket already open on the other process (a move), to use next.
+        moved_to: Any = None
         while True:
-            url = self.bases[self.at].replace("http://", "ws://", 1) + f"/ws/games/{self.table.id}"
             code: int | None = None
             opened = False
             try:
-                async with connect(url, additional_headers=self.headers, proxy=None,
-                                   compression=None, open_timeout=20, max_size=2**22) as ws:
+                if moved_to is not None:
+                    ws, moved_to = moved_to, None
+                else:
+                    ws = await self.dial(self.at)
+                async with ws:
                     opened = True
                     self.connections += 1
                     if closed_at is not None:
@@ -187,9 +206,21 @@ class Person:
                         closed_at, tries = None, 0
                     pause = FIRST_PAUSE
                     await ws.send(json.dumps({"type": "hello", "version": self.version}))
-                    async for raw in ws:
-                        self.take(json.loads(raw))
-                    code = ws.close_code
+                    moving: asyncio.Future[float] = (
+                        asyncio.get_running_loop().create_future())
+                    reader = asyncio.ensure_future(self.read(ws, moving))
+                    await asyncio.wait({reader, moving}, return_when=asyncio.FIRST_COMPLETED)
+                    if moving.done() and not reader.done():
+                        moved_to = await self.move(moving.result(), reader)
+                    if moved_to is not None:
+                        reader.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await reader
+                        code = MOVED
+                        await ws.close()
+                    else:
+                        await reader
+                        code = ws.close_code
             except asyncio.CancelledError:
                 raise
             except ConnectionClosed as e:
@@ -200,11 +231,37 @@ class Person:
             if opened:
                 self.codes.append(code)
                 closed_at, closed_code, tries = now(), code, 0
+            if code == MOVED:
+                self.at = 1 - self.at
+                continue
             if code == 1012:
                 pause = RESTART_PAUSE + random.uniform(0, RESTART_SPREAD)
             await asyncio.sleep(pause)
             pause = min(pause * 2, MOST_PAUSE)
             self.at = 1 - self.at  # the proxy sends the retry to the other process
+
+    async def read(self, ws: Any, moving: asyncio.Future[float]) -> None:
+        async for raw in ws:
+            message = json.loads(raw)
+            if message.get("type") == "moving":
+                if not moving.done():
+                    moving.set_result(float(message.get("within") or 0))
+                continue
+            self.take(message)
+
+    async def move(self, within: float, reader: asyncio.Future[None]) -> Any:
+        """The next socket, opened on the other process after connection.js's spread pause
+        while ``reader`` goes on reading the old one; None if the old one closed first or
+        the next could not be opened (the old one's close then decides, as before)."""
+        await asyncio.sleep(random.uniform(0, within))
+        if reader.done():
+            return None
+        try:
+            ws = await self.dial(1 - self.at)
+        except Exception:
+            return None
+        self.totals.moves += 1
+        return ws
 
     def take(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -411,6 +468,8 @@ async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
         sockets = [asyncio.create_task(p.hold_socket()) for p in people]
         samples: list[tuple[float, str, int, float, float]] = []
         sampler = asyncio.create_task(sample_cpu(run_dir, samples))
+        lags: list[tuple[float, float]] = []
+        lagger = asyncio.create_task(watch_lag(lags))
         await asyncio.sleep(args.warm)
         before_start = now()
         await asyncio.sleep(args.before)
@@ -443,6 +502,7 @@ async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
         nice = {"clients": nice_of(os.getpid()),
                 **{f.stem: nice_of(int(f.read_text())) for f in run_dir.glob("*.pid")}}
         sampler.cancel()
+        lagger.cancel()
         for task in sockets:
             task.cancel()
         await asyncio.gather(*sockets, return_exceptions=True)
@@ -454,7 +514,23 @@ async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
         "logs": log_times(run_dir, restart_wall),
         "cpu": cpu_during(samples, restart_start, restart_end + args.after),
         "cpu_before": cpu_during(samples, before_start, restart_start),
+        "client_lag_before": [lag for at, lag in lags if before_start <= at < restart_start],
+        "client_lag_during": [lag for at, lag in lags
+                              if restart_start <= at <= restart_end + args.after],
     }
+
+
+#: How often the clients' own event loop is checked for lateness (seconds).
+LAG_TICK = 0.05
+
+
+async def watch_lag(lags: list[tuple[float, float]]) -> None:
+    """How late the clients' event loop wakes from a short sleep: a late client reads its
+    socket and sends its action late, and every figure measured here includes that."""
+    while True:
+        before = now()
+        await asyncio.sleep(LAG_TICK)
+        lags.append((before, now() - before - LAG_TICK))
 
 
 def log_times(run_dir: Path, since: float) -> dict[str, dict[str, Any]]:
@@ -479,7 +555,7 @@ def log_times(run_dir: Path, since: float) -> dict[str, dict[str, Any]]:
             if "owned here now" in msg:
                 taken.append(at - since)
                 become.append(float(doc.get("become_s", 0.0)))
-            elif msg.startswith(("handing", "handed")):
+            elif msg.startswith(("handing", "handed", "asked")):
                 handed.append({"at_s": round(at - since, 2), "msg": msg, **{
                     k: doc[k] for k in ("prepare_s", "release_s", "peer_ready") if k in doc}})
             elif "command took" in msg:
@@ -641,6 +717,9 @@ def report(args: argparse.Namespace, db: str, run: dict[str, Any]) -> dict[str, 
         "socket_reopen_ms_during_restart": dist(reconnect_times),
         "socket_close_codes_during_restart": codes,
         "socket_failed_tries_during_restart": failed_tries,
+        "sockets_moved_before_closing": totals.moves,
+        "client_loop_lag_ms": {"before_restart": dist(run["client_lag_before"]),
+                               "during_restart": dist(run["client_lag_during"])},
         "server_warnings_redis_pool_full": run["pool_errors"],
         "nice": run["nice"],
         "server_logs_after_restart_start": run["logs"],
