@@ -297,14 +297,8 @@ class Cluster:
                     await self.on_reconnect()
                 first = False
                 while not self.closed:
-                    while not self._changes.empty():
-                        verb, channel, done = self._changes.get_nowait()
-                        if verb == "subscribe":
-                            await pubsub.subscribe(channel)
-                        else:
-                            await pubsub.unsubscribe(channel)
-                        if not done.done():
-                            done.set_result(None)
+                    if not self._changes.empty():
+                        await self._apply_changes(pubsub)
                     message = await pubsub.get_message(timeout=READ_WAIT)
                     if message is None or message.get("type") != "message":
                         continue
@@ -324,6 +318,30 @@ class Cluster:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 self._pubsub = None
+
+    async def _apply_changes(self, pubsub: Any) -> None:
+        """Every subscription change waiting, in order, with one command per run of the same
+        verb: a new owner of a hundred tables subscribes their request channels in one
+        SUBSCRIBE instead of a hundred (each a turn of this reader while requests for those
+        tables found nobody listening)."""
+        changes: list[tuple[str, str, asyncio.Future[None]]] = []
+        while not self._changes.empty():
+            changes.append(self._changes.get_nowait())
+        start = 0
+        while start < len(changes):
+            verb = changes[start][0]
+            end = start
+            while end < len(changes) and changes[end][0] == verb:
+                end += 1
+            channels = [channel for _, channel, _ in changes[start:end]]
+            if verb == "subscribe":
+                await pubsub.subscribe(*channels)
+            else:
+                await pubsub.unsubscribe(*channels)
+            for _, _, done in changes[start:end]:
+                if not done.done():
+                    done.set_result(None)
+            start = end
 
     def _dispatch(self, channel: str, handler: Handler, data: str) -> None:
         """Handle a message on its channel's lane, never on the reader itself.

@@ -73,9 +73,13 @@ MAX_PREPARED = 5000
 #: break): each page opens its next socket within a pause spread over this many seconds a
 #: socket (at most MOVE_SPREAD in all), so a few hundred pages do not all knock at once, and
 #: the process waits up to MOVE_GRACE seconds more for them to go before it closes the rest.
-MOVE_SPREAD_PER_SOCKET = 0.005
-MOVE_SPREAD = 1.5
-MOVE_GRACE = 2.5
+#: The old socket delivers until the new one is open, so a longer spread costs the pages
+#: nothing; it only keeps the stopping process a little longer.  (Spread over 1-1.5 s, the
+#: handshakes and states of 200-400 arriving pages held every table of the next process up
+#: for a second or two on two cores: BENCHMARKS.md.)
+MOVE_SPREAD_PER_SOCKET = 0.02
+MOVE_SPREAD = 10.0
+MOVE_GRACE = 3.0
 #: Seconds between two looks for tables an administrator closed.
 CLOSED_CHECK = 2.0
 #: How far back a look reaches: generous, since the administrator's clock writes the time.
@@ -236,14 +240,20 @@ class Tables:
             self._claiming = asyncio.get_running_loop().create_task(self._claim_waiting())
 
     async def _claim_waiting(self) -> None:
+        """Claim the notices of one pass together, on a task of its own: the next wave's
+        claim does not wait for this one's subscriptions (each wave used to wait a few
+        tenths of a second for the one before it while its tables had no owner)."""
         await asyncio.sleep(0)  # the rest of the wave's notices, read in the same pass
-        while self._to_claim:
-            tables = list(self._to_claim.values())
-            self._to_claim.clear()
-            try:
-                await self.claim(tables)
-            except Exception:
-                log.exception("claiming handed-over tables failed")
+        tables = list(self._to_claim.values())
+        self._to_claim.clear()
+        if tables:
+            self._spawn(self._claim_handed(tables))
+
+    async def _claim_handed(self, tables: list[Table]) -> None:
+        try:
+            await self.claim(tables)
+        except Exception:
+            log.exception("claiming handed-over tables failed")
 
     async def tell_presence(self, table: Table) -> None:
         """A follower tells the owner how many sockets it has at the table, per person."""
@@ -714,6 +724,13 @@ class Tables:
                 before = time.perf_counter()
                 await self._wait_read([t.id for t in wave], deadline)
                 waited += time.perf_counter() - before
+            # Tables with sockets here follow their next owner from now on: the sockets keep
+            # getting every event until their pages have moved (:meth:`move_sockets`).
+            # Subscribed before the locks go, so the next owner's first event is heard.
+            watched = {t.id for t in wave if len(t.fanout)}
+            await asyncio.gather(*(
+                cluster.subscribe(f"varaq:ev:{t.id}", functools.partial(replica.follow, t))
+                for t in wave if t.id in watched))
             for table in wave:
                 async with table.lock:
                     # A commit under way is stored first; from here on this copy commits
@@ -724,7 +741,8 @@ class Tables:
             # Every commit of the wave is stored: its locks go in one statement, and the
             # processes following its tables are told at once, side by side.
             await cluster.locks.release_all([t.id for t in wave])
-            await asyncio.gather(*(replica.hand_on(t) for t in wave))
+            await asyncio.gather(*(replica.hand_on(t, listening_here=t.id in watched)
+                                   for t in wave))
             given += len(wave)
         released = time.perf_counter()
         peer_read = all(t.id in self._peer_read for t in owned)

@@ -132,14 +132,15 @@ async def handle(table: Table, request: dict[str, Any]) -> None:
         await cluster.answer(request, result, version=table.version)
 
 
-async def hand_on(table: Table) -> None:
+async def hand_on(table: Table, *, listening_here: bool = False) -> None:
     """A leaving process has released ``table``'s lock: its followers take it at once, and if
-    none listens, any other process may."""
+    none listens, any other process may.  (``listening_here``: the leaving process follows the
+    table itself now, for its sockets still there, and hears its own notice.)"""
     cluster = table.tables.cluster
     if cluster is None:
         return
     heard = await cluster.publish(f"varaq:ev:{table.id}", {"handover": True})
-    if not heard:
+    if heard <= (1 if listening_here else 0):
         await cluster.publish(HANDOVER, {"table": table.id})
 
 

@@ -193,6 +193,7 @@ class Sessions:
             if id_hash not in self._seen:
                 self._seen[id_hash] = _Seen(row.user_id, row.created, row.last_seen,
                                             row.expires, now, now)
+        log.info("read %d sessions of %d people arriving", len(live), len(user_ids))
         return len(live)
 
     async def keep_fresh(self, store: Store, settings: Settings) -> None:
