@@ -681,6 +681,16 @@ def table_waits(tables: list[TableLog], start: float, end: float, origin: float,
     }
 
 
+def by_second(trips: list[tuple[float, float]]) -> list[dict[str, Any]]:
+    """Round trips by the second (since the restart began) they were sent in: how many, their
+    median and their longest (ms), to show which moment of the restart the waits come from."""
+    bins: dict[int, list[float]] = {}
+    for at, seconds in trips:
+        bins.setdefault(int(at // 1), []).append(seconds * 1000)
+    return [{"second": k, "n": len(v), "p50": round(percentile(v, 50)), "max": round(max(v))}
+            for k, v in sorted(bins.items())]
+
+
 def report(args: argparse.Namespace, db: str, run: dict[str, Any]) -> dict[str, Any]:
     totals: Totals = run["totals"]
     t0, r0, r1 = run["before_start"], run["restart_start"], run["restart_end"]
@@ -705,6 +715,8 @@ def report(args: argparse.Namespace, db: str, run: dict[str, Any]) -> dict[str, 
         "round_trip_ms": {"before_restart": dist(before), "during_restart": dist(during),
                           "after_restart": dist(after)},
         "round_trips_over_1s_during": sum(s > GOAL for s in during),
+        "round_trip_by_second_of_restart": by_second(
+            [(sent - r0, s) for sent, s, _, _ in totals.trips if r0 - 2 <= sent <= r1 + 2]),
         "table_waits_during_restart": table_waits(run["tables"], r0, r1, r0),
         "table_waits_before_restart": table_waits(run["tables"], t0, r0, r0, overlapping=False),
         "restart": {"seconds": round(r1 - r0, 2), "script_status": run["script_status"],
