@@ -62,6 +62,8 @@ READ_WAIT = 0.01
 REDIS_CONNECTIONS = 200
 #: Seconds a publish waits for a free connection before it counts as failed.
 REDIS_WAIT = 5.0
+#: Connections of that pool opened at the start.
+WARM_CONNECTIONS = 32
 #: The answer to a request that arrived as this process let its table go.
 MOVING = "this table is moving between servers; try again"
 
@@ -203,6 +205,22 @@ class Locks:
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+def _driver_info() -> dict[str, Any]:
+    """redis-py's name and version for its connections, worked out once.
+
+    Without it redis-py (7 and later) looks its own version up in the installed packages'
+    metadata for every new connection: a process that takes a stopping peer's hundred tables
+    opens dozens of connections at once to publish their events, and those lookups were 15 %
+    of its event loop in that second (py-spy, ``benchmarks/rolling_restart.py``)."""
+    try:
+        from redis.driver_info import DriverInfo
+        from redis.utils import get_lib_version
+    except ImportError:  # redis-py before 7: no lookup to save
+        return {}
+    version = get_lib_version()  # type: ignore[no-untyped-call]
+    return {"driver_info": DriverInfo(lib_version=version)}
+
+
 class Cluster:
     """This process's link to the others: its locks, its Redis subscriptions, its requests."""
 
@@ -219,7 +237,7 @@ class Cluster:
         pool = aioredis.BlockingConnectionPool.from_url(
             redis_url, decode_responses=True, socket_connect_timeout=2, socket_timeout=None,
             retry_on_timeout=True, health_check_interval=5, max_connections=REDIS_CONNECTIONS,
-            timeout=REDIS_WAIT)
+            timeout=REDIS_WAIT, **_driver_info())
         self.redis = aioredis.Redis(connection_pool=pool)
         self.locks = Locks(db_url)
         self._handlers: dict[str, Handler] = {}
@@ -241,6 +259,10 @@ class Cluster:
     async def start(self) -> None:
         self._handlers[self.reply_channel] = self._on_reply
         self._reader = asyncio.get_running_loop().create_task(self._read())
+        # Open some of the pool's connections now, not in the burst of publishes when this
+        # process takes a stopping peer's tables (PINGs side by side take one each).
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*(self.redis.ping() for _ in range(WARM_CONNECTIONS)))
 
     # -- subscriptions ---------------------------------------------------------------------------
 
