@@ -98,7 +98,8 @@ class Node:
                  *(["--pid-file", str(self.pid_file)] if self.pid_file else [])],
                 env=dict(os.environ, VARAQ_PACE="0"), stdout=out, stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 60
+        # A cold start on a loaded two-core machine has taken 40 s (the imports alone).
+        deadline = time.monotonic() + 150
         while True:
             assert self.process.poll() is None, "varaq serve exited"
             try:
