@@ -137,6 +137,9 @@ class Totals:
     acting: bool = True
     #: Sockets moved to the other process before the old one closed (make before break).
     moves: int = 0
+    #: Each HTTP try that was answered: (sent, seconds until answered, the app's own seconds
+    #: from its Server-Timing header).
+    http: list[tuple[float, float, float]] = field(default_factory=list)
 
 
 class Person:
@@ -322,11 +325,14 @@ class Person:
             answer = None
             for at in (self.at, 1 - self.at):
                 try:
+                    began = now()
                     answer = await self.client.post(self.bases[at] + path, json=body,
                                                     headers=self.headers)
+                    app = app_seconds(answer)
+                    self.totals.http.append((began, now() - began, app))
                     said = "" if answer.status_code == 200 else f" {answer.text[:80]}"
                     tries.append((round(now() - sent, 3), "ab"[at],
-                                  f"{answer.status_code}{said}"))
+                                  f"{answer.status_code}{said} (app {app * 1000:.0f} ms)"))
                     break
                 except httpx.ConnectError:
                     tries.append((round(now() - sent, 3), "ab"[at], "refused"))
@@ -681,6 +687,15 @@ def table_waits(tables: list[TableLog], start: float, end: float, origin: float,
     }
 
 
+def app_seconds(answer: httpx.Response) -> float:
+    """The app's own time for a request (its ``Server-Timing: app;dur=MS``), 0 if absent."""
+    _, _, ms = answer.headers.get("server-timing", "").partition("dur=")
+    try:
+        return float(ms) / 1000
+    except ValueError:
+        return 0.0
+
+
 def by_second(trips: list[tuple[float, float]]) -> list[dict[str, Any]]:
     """Round trips by the second (since the restart began) they were sent in: how many, their
     median and their longest (ms), to show which moment of the restart the waits come from."""
@@ -715,6 +730,11 @@ def report(args: argparse.Namespace, db: str, run: dict[str, Any]) -> dict[str, 
         "round_trip_ms": {"before_restart": dist(before), "during_restart": dist(during),
                           "after_restart": dist(after)},
         "round_trips_over_1s_during": sum(s > GOAL for s in during),
+        "http_tries_during_restart_ms": {
+            "answered": dist([t for sent, t, _ in totals.http if r0 <= sent <= r1]),
+            "in_the_app": dist([a for sent, _, a in totals.http if r0 <= sent <= r1]),
+            "outside_the_app": dist([t - a for sent, t, a in totals.http if r0 <= sent <= r1]),
+        },
         "round_trip_by_second_of_restart": by_second(
             [(sent - r0, s) for sent, s, _, _ in totals.trips if r0 - 2 <= sent <= r1 + 2]),
         "table_waits_during_restart": table_waits(run["tables"], r0, r1, r0),

@@ -141,6 +141,12 @@ def test_every_response_carries_a_request_id(client: TestClient) -> None:
     assert odd.headers["x-request-id"] != "bad id\twith spaces"
 
 
+def test_every_response_says_how_long_the_app_took(client: TestClient) -> None:
+    timing = client.get("/healthz").headers["server-timing"]
+    name, _, duration = timing.partition(";dur=")
+    assert name == "app" and float(duration) >= 0
+
+
 def test_settings_default_to_no_metrics() -> None:
     assert TEST_SETTINGS.metrics_token is None
 

@@ -119,8 +119,13 @@ class RequestContext:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
+                # How long the app took to answer (Server-Timing, which browsers' developer
+                # tools show): a client that waited longer knows the rest was spent before the
+                # app had the request, or on the way back.
+                took = (time.perf_counter() - started) * 1000
                 message["headers"] = [*message.get("headers", []),
-                                      (b"x-request-id", rid.encode())]
+                                      (b"x-request-id", rid.encode()),
+                                      (b"server-timing", f"app;dur={took:.1f}".encode())]
             await send(message)
 
         try:
