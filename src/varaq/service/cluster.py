@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import json
 import logging
 import time
@@ -349,21 +350,16 @@ class Cluster:
         changes: list[tuple[str, str, asyncio.Future[None]]] = []
         while not self._changes.empty():
             changes.append(self._changes.get_nowait())
-        start = 0
-        while start < len(changes):
-            verb = changes[start][0]
-            end = start
-            while end < len(changes) and changes[end][0] == verb:
-                end += 1
-            channels = [channel for _, channel, _ in changes[start:end]]
+        for verb, same in itertools.groupby(changes, key=lambda change: change[0]):
+            run = list(same)
+            channels = [channel for _, channel, _ in run]
             if verb == "subscribe":
                 await pubsub.subscribe(*channels)
             else:
                 await pubsub.unsubscribe(*channels)
-            for _, _, done in changes[start:end]:
+            for _, _, done in run:
                 if not done.done():
                     done.set_result(None)
-            start = end
 
     def _dispatch(self, channel: str, handler: Handler, data: str) -> None:
         """Handle a message on its channel's lane, never on the reader itself.

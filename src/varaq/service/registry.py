@@ -789,10 +789,9 @@ class Tables:
             listener.push({"type": "moving", "within": within}, reply=True)
         started = time.perf_counter()
         deadline = started + within + MOVE_GRACE
-        while time.perf_counter() < deadline and any(
-                len(t.fanout) for t in list(self._tables.values())):
+        while (left := sum(len(t.fanout) for t in list(self._tables.values()))) and (
+                time.perf_counter() < deadline):
             await asyncio.sleep(0.05)
-        left = sum(len(t.fanout) for t in list(self._tables.values()))
         log.info("asked %d table sockets to move; %d moved in %.2f s", len(listeners),
                  len(listeners) - left, time.perf_counter() - started)
         return len(listeners)

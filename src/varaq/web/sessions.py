@@ -48,7 +48,7 @@ from starlette.responses import Response
 
 from ..service.errors import Refusal
 from ..service.settings import Settings
-from ..service.store import Store
+from ..service.store import LiveSession, Store
 
 __all__ = ["Sessions", "COOKIE", "TOUCH_SECONDS", "session_hash"]
 
@@ -89,6 +89,11 @@ class _Seen:
     read: datetime
     #: When a request last asked for it (sessions in use are re-read together).
     used: datetime
+
+    @classmethod
+    def of(cls, live: LiveSession, now: datetime) -> _Seen:
+        """``live`` as read from the database at ``now``."""
+        return cls(live.user_id, live.created, live.last_seen, live.expires, now, now)
 
 
 class Sessions:
@@ -157,9 +162,7 @@ class Sessions:
                 return None
             if len(self._seen) >= CACHED:
                 self._forget_old(now, fresh)
-            seen = self._seen[id_hash] = _Seen(
-                live.user_id, live.created, live.last_seen, live.expires, now, now,
-            )
+            seen = self._seen[id_hash] = _Seen.of(live, now)
         seen.used = now
         idle = timedelta(seconds=settings.session_idle_seconds)
         longest = timedelta(seconds=settings.session_max_seconds)
@@ -191,8 +194,7 @@ class Sessions:
             return 0
         for id_hash, row in live.items():
             if id_hash not in self._seen:
-                self._seen[id_hash] = _Seen(row.user_id, row.created, row.last_seen,
-                                            row.expires, now, now)
+                self._seen[id_hash] = _Seen.of(row, now)
         log.info("read %d sessions of %d people arriving", len(live), len(user_ids))
         return len(live)
 
