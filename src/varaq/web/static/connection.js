@@ -174,7 +174,8 @@ export class GameSocket {
    */
   moveOver(within) {
     if (this.closed || this.next || this.moving) return;
-    const spread = Math.max(0, Math.min(Number(within) || 0, 5));
+    // At most the server's own longest spread (MOVE_SPREAD in service/registry.py, 10 s).
+    const spread = Math.max(0, Math.min(Number(within) || 0, 10));
     this.moving = setTimeout(() => {
       this.moving = null;
       if (this.closed || this.next || !this.socket) return;
