@@ -297,6 +297,72 @@ class Socket:
             self.version = message["version"]
 
 
+class MePage:
+    """A page's own socket (``/ws/me``: presence and invitations), kept as ``friends.js``
+    keeps it: on ``moving`` it opens the next socket on the other process, and closes this one
+    once that one has said hello."""
+
+    def __init__(self, person: Player, nodes: list[Node], first: Node) -> None:
+        self.person, self.nodes = person, nodes
+        #: The node of each socket that said hello, in order.
+        self.greeted: list[Node] = []
+        #: "moving" messages received.
+        self.asked = 0
+        self._at = nodes.index(first)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> MePage:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _open(self, at: int, sockets: contextlib.ExitStack) -> Any:
+        ws = sockets.enter_context(connect(
+            self.nodes[at].base.replace("http", "ws") + "/ws/me",
+            additional_headers=self.person.headers, open_timeout=10, close_timeout=2))
+        hello = json.loads(ws.recv(timeout=10))
+        assert hello["type"] == "hello", hello
+        self.greeted.append(self.nodes[at])
+        return ws
+
+    def _run(self) -> None:
+        with contextlib.ExitStack() as sockets:
+            ws = self._open(self._at, sockets)
+            while not self._stop.is_set():
+                try:
+                    message = json.loads(ws.recv(timeout=0.2))
+                except TimeoutError:
+                    continue
+                except Exception:
+                    return  # closed under it: no move was asked (the test then fails)
+                if message.get("type") == "moving":
+                    self.asked += 1
+                    self._at = (self._at + 1) % len(self.nodes)
+                    ws, old = self._open(self._at, sockets), ws
+                    old.close()
+
+
+def online_throughout(db: str, name: str, stop: threading.Event) -> list[bool]:
+    """Whether ``name`` counts as online (a fresh presence row with a socket, from any
+    process), looked at every 0.05 s until ``stop``."""
+    engine = create_engine(db)
+    looks: list[bool] = []
+    try:
+        while not stop.is_set():
+            with engine.connect() as c:
+                looks.append(bool(c.execute(text(
+                    "select count(*) from presence p join users u on u.id = p.user_id "
+                    "where u.name = :name and p.sockets > 0"), {"name": name}).scalar()))
+            time.sleep(0.05)
+    finally:
+        engine.dispose()
+    return looks
+
+
 def sockets_reach(sockets: list[Socket], version: int) -> None:
     """Wait (boundedly) until every socket holds ``version``, then close them all."""
     deadline = time.monotonic() + SOCKET_PATIENCE
@@ -471,10 +537,23 @@ def test_a_stopped_owner_hands_the_table_over_with_nothing_lost(
     a, b = nodes
     on_owner = [Socket(person, table, nodes, first=a).start() for person in people]
     on_other = [Socket(person, table, nodes).start() for person in people[1::2]]
+    # Ana's page's own socket (presence) is on the stopping process too.
+    page = MePage(people[0], nodes, first=a).start()
 
     play_until(table, people, mid_trick(people[0], table))
+    looking = threading.Event()
+    looks: list[bool] = []
+    watcher = threading.Thread(
+        target=lambda: looks.extend(online_throughout(backing[0], people[0].name, looking)))
+    watcher.start()
     a.stop()  # SIGTERM (uvicorn stops cleanly, then ends itself by the same signal)
+    looking.set()
+    watcher.join(timeout=30)
+    page.stop()
     assert a.process is not None and a.process.returncode in (0, -signal.SIGTERM)
+    # The page's own socket moved too, so Ana never looked offline to her friends.
+    assert page.asked == 1 and page.greeted == [a, b], (page.asked, page.greeted)
+    assert looks and all(looks), looks
     assert "handed 1 tables to the other processes" in a.log.read_text(), a.log.read_text()
     for person in people:
         person.node = b

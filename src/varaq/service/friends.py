@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -591,6 +592,28 @@ class Hub:
             del self.pages[user]
             await self._write_one(user)
 
+    async def move(self, within: float, grace: float) -> int:
+        """This process is stopping and a peer takes its pages: ask each open page to open
+        its next socket (on a process still listening) before this one closes, spread over
+        ``within`` seconds, and wait until they have gone or ``within + grace`` has passed;
+        how many pages were asked.  The next socket's process writes the person's presence
+        row before this one takes its row away, so friends never see them blink offline."""
+        outboxes = [outbox for pages in self.pages.values() for outbox in pages]
+        for outbox in outboxes:
+            self._put(outbox, {"type": "moving", "within": within})
+        deadline = time.perf_counter() + within + grace
+        while self.people() and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+        return len(outboxes)
+
+    @staticmethod
+    def _put(outbox: asyncio.Queue[dict[str, Any]], message: dict[str, Any]) -> None:
+        """Into a page's outbox; a full one (a page that stopped reading) loses its oldest."""
+        if outbox.full():
+            with contextlib.suppress(asyncio.QueueEmpty):
+                outbox.get_nowait()
+        outbox.put_nowait(message)
+
     def deliver(self, invite: dict[str, Any]) -> None:
         """Send an invitation to its person's pages here (once)."""
         if invite["id"] in self._delivered:
@@ -599,10 +622,7 @@ class Hub:
         message = {"type": "invite", "invite": {k: v for k, v in invite.items()
                                                 if k not in ("to", "to_name")}}
         for outbox in self.pages.get(int(invite["to"]), ()):
-            if outbox.full():
-                with contextlib.suppress(asyncio.QueueEmpty):
-                    outbox.get_nowait()
-            outbox.put_nowait(message)
+            self._put(outbox, message)
 
     async def _write_one(self, user: int) -> None:
         try:

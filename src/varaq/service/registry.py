@@ -755,6 +755,11 @@ class Tables:
                 "peer_ready": peer_read})
         return given
 
+    async def has_peer(self) -> bool:
+        """Whether another process of the cluster is there to take this one's tables and
+        pages (it listens for hand-overs, as this one does)."""
+        return self.cluster is not None and await self.cluster.listeners(replica.HANDOVER) >= 2
+
     async def move_sockets(self) -> int:
         """This process is stopping and has stopped accepting connections: ask every table
         socket to move to another process before this one closes it; how many were asked.
@@ -771,10 +776,7 @@ class Tables:
         the deadline are closed with 1012 by the web server, as before.  A process with no
         peer (one process on SQLite, or the last of a cluster) has nowhere to send them:
         nothing is asked, and its sockets are closed with 1012 at once."""
-        cluster = self.cluster
-        if cluster is None:
-            return 0
-        if await cluster.listeners(replica.HANDOVER) < 2:  # this process hears it too
+        if not await self.has_peer():
             return 0
         # The pages move once another process holds every table: their hellos there find
         # the tables read and owned, instead of each loading one while the hand-over waits

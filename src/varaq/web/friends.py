@@ -31,11 +31,12 @@ from ..seats import SEAT_LETTERS
 from ..service import friends
 from ..service.commands import Kind, parse_command
 from ..service.errors import Refusal
+from ..service.registry import MOVE_GRACE, MOVE_SPREAD, MOVE_SPREAD_PER_SOCKET
 from .accounts import signed_in
 from .games import asker_of, body_of, tables_of
 from .requests import Json, check_origin, client_address, json_text
 
-__all__ = ["routes", "hub_of", "close_hub"]
+__all__ = ["routes", "hub_of", "move_pages", "close_hub"]
 
 #: Pages open at once from one client address on ``/ws/me`` (a person has a tab or a few).
 PAGES_PER_ADDRESS = 32
@@ -52,6 +53,17 @@ def hub_of(connection: Request | WebSocket) -> friends.Hub:
         node = cluster.node if cluster is not None else uuid.uuid4().hex[:12]
         hub = state.friends_hub = friends.Hub(tables.store, node)
     return hub
+
+
+async def move_pages(app: ASGIApp) -> int:
+    """At a stop with a peer to go to: ask this process's ``/ws/me`` pages to move there (see
+    :meth:`Hub.move <varaq.service.friends.Hub.move>`), spread as the table sockets are;
+    how many were asked."""
+    hub: friends.Hub | None = getattr(app.state, "friends_hub", None)  # type: ignore[attr-defined]
+    if hub is None or not hub.pages:
+        return 0
+    pages = sum(len(p) for p in hub.pages.values())
+    return await hub.move(round(min(MOVE_SPREAD, MOVE_SPREAD_PER_SOCKET * pages), 2), MOVE_GRACE)
 
 
 async def close_hub(app: ASGIApp) -> None:

@@ -241,6 +241,10 @@ def _server_class(base: type, app: Any) -> type:
             if tables is not None:
                 try:
                     await tables.move_sockets()
+                    if await tables.has_peer():  # then the pages' own sockets (presence)
+                        from .friends import move_pages
+
+                        await move_pages(app)
                 except Exception:
                     log.exception("moving the sockets to another process failed")
             await super().shutdown(sockets)

@@ -216,13 +216,25 @@ export function callOnTurn(s) {
 
 // ------------------------------------------------------------------ the page's socket
 
-/** Open the page's own socket (once): presence while it is open, invitations as made. */
-function connect() {
+/** Sockets closed by this page after their next one opened (a move): no retry for them. */
+const retired = new WeakSet();
+/** The longest spread a stopping server asks pages to move over (MOVE_SPREAD, seconds). */
+const MOST_MOVE_SPREAD_S = 10;
+
+/**
+ * Open the page's own socket: presence while it is open, invitations as made.  With
+ * ``previous`` this is a move: a stopping server asked the page to go elsewhere, so the old
+ * socket stays open (the person stays online) until this one has said hello.
+ * @param {WebSocket} [previous]
+ */
+function connect(previous) {
   if (typeof WebSocket === "undefined") return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/me`);
   known.socket = socket;
   let signedOut = false;
+  let greeted = false;
+  let moving = false;
   socket.addEventListener("message", (e) => {
     let message;
     try {
@@ -234,7 +246,20 @@ function connect() {
       signedOut = true;
       known.signedIn = false;
       drawPanel();
+    } else if (message.type === "moving") {
+      if (moving) return;
+      moving = true;
+      const spread = Math.max(0, Math.min(Number(message.within) || 0, MOST_MOVE_SPREAD_S));
+      setTimeout(() => {
+        if (known.socket === socket) connect(socket);
+      }, Math.floor(Math.random() * spread * 1000));
     } else if (message.type === "hello") {
+      greeted = true;
+      if (previous) {
+        retired.add(previous);
+        previous.close(1000);
+        previous = undefined;
+      }
       known.backoff = 1000;
       known.signedIn = true;
       known.invites = new Map((message.invites || []).map((/** @type {Invite} */ i) => [i.id, i]));
@@ -253,7 +278,13 @@ function connect() {
     }
   });
   socket.addEventListener("close", (e) => {
+    if (retired.has(socket)) return; // moved: its successor carries on
+    if (previous && !greeted && previous.readyState === WebSocket.OPEN) {
+      known.socket = previous; // the move failed: the old socket still serves until it closes
+      return;
+    }
     if (known.socket === socket) known.socket = null;
+    else if (known.socket) return; // a newer socket carries on
     // Signed out as the server saw it: try again only if the page signed in meanwhile.
     const pageSaysIn = document.body.dataset.signedIn === "true";
     if (e.code === 4429 || (signedOut && !pageSaysIn)
