@@ -3,7 +3,7 @@
     python benchmarks/rolling_restart.py [--tables 100] [--think 2.0] [--warm 15]
                                          [--before 20] [--after 5] [--seed 1]
                                          [--redis-pool N] [--keep-logs DIR]
-                                         [--client-nice 10]
+                                         [--client-nice 10] [--client-processes 2]
 
 Why: issue 19 asks that restarting every process of a cluster in turn, while people play,
 loses no acknowledged action, gives every socket every event once, and keeps no table waiting
@@ -44,11 +44,13 @@ each process handed its tables on and took others over (from the servers' logs, 
 ``--keep-logs`` keeps), the servers' warnings that redis-py's pool of connections was full,
 and each server's share of a core and of time spent waiting for one (``/proc``).
 
-The clients run in this process on the same cores as the servers, PostgreSQL, Redis and
-whatever else the machine is doing (the load average is in the report).  They stand for
-browsers on other machines, so they run at ``--client-nice`` (10) and yield the CPU to the
-servers, which run at 0 (the restart script is started at 0 too, so the restarted processes
-are; the report's ``nice`` gives what each had at the end).
+The clients run in ``--client-processes`` (2) processes of their own, each with a share of the
+tables, on the same cores as the servers, PostgreSQL, Redis and whatever else the machine is
+doing (the load average is in the report).  They stand for browsers on other machines, so they
+run at ``--client-nice`` (10) and yield the CPU to the servers, which run at 0 (the restart
+script is started at 0 too, so the restarted processes are; the report's ``nice`` gives what
+each had at the end).  Their clocks agree: ``time.perf_counter`` is the system's monotonic
+clock, the same in every process.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -141,6 +143,29 @@ class Totals:
     #: from its Server-Timing header).
     http: list[tuple[float, float, float]] = field(default_factory=list)
 
+    def export(self) -> dict[str, Any]:
+        """What a client process sends back (JSON: its tuples arrive as lists)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "acting"}
+
+    def absorb(self, doc: dict[str, Any]) -> None:
+        """Add a client process's counts to these."""
+        for name, value in doc.items():
+            if isinstance(value, list):
+                getattr(self, name).extend(value)
+            else:
+                setattr(self, name, getattr(self, name) + value)
+
+
+@dataclass
+class Heard:
+    """What one person's sockets were given, across reconnections: the versions in order,
+    how each came (connection number, "state" or "event", process), and the resync states."""
+
+    table: str
+    versions: list[int]
+    origins: list[tuple[int, str, str]]
+    resyncs: int
+
 
 class Person:
     """One person at one table: a socket kept like the browser's, actions over HTTP."""
@@ -177,8 +202,10 @@ class Person:
         return self.bases[at].replace("http://", "ws://", 1) + f"/ws/games/{self.table.id}"
 
     async def dial(self, at: int) -> Any:
+        # No pings from this side: a browser sends none (the server's pings keep it alive).
         return await connect(self.socket_url(at), additional_headers=self.headers, proxy=None,
-                             compression=None, open_timeout=20, max_size=2**22)
+                             compression=None, open_timeout=20, max_size=2**22,
+                             ping_interval=None)
 
     async def hold_socket(self) -> None:
         """Keep one socket open as connection.js does: reopen after a pause when it drops
@@ -212,7 +239,12 @@ class Person:
                     moving: asyncio.Future[float] = (
                         asyncio.get_running_loop().create_future())
                     reader = asyncio.ensure_future(self.read(ws, moving))
-                    await asyncio.wait({reader, moving}, return_when=asyncio.FIRST_COMPLETED)
+                    try:
+                        await asyncio.wait({reader, moving},
+                                           return_when=asyncio.FIRST_COMPLETED)
+                    except asyncio.CancelledError:
+                        reader.cancel()  # the run is over: no reader left behind
+                        raise
                     if moving.done() and not reader.done():
                         moved_to = await self.move(moving.result(), reader)
                     if moved_to is not None:
@@ -454,49 +486,115 @@ def nice_of(pid: int) -> int | None:
 
 async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
                run_dir: Path) -> dict[str, Any]:
-    # The clients stand for people's browsers on other machines: on these two cores they
-    # yield to the servers (threads started from here on inherit it).
-    if args.client_nice:
-        os.setpriority(os.PRIO_PROCESS, 0, args.client_nice)
-    totals = Totals()
+    """Open the tables, hand them to ``--client-processes`` worker processes (each holds the
+    sockets and plays the people of its share of the tables), run the restart script while
+    they play, then tell them to stop and gather what they saw."""
+    async with httpx.AsyncClient(base_url=bases[0], trust_env=False, timeout=120) as first:
+        opened = await open_tables(first, cookies, 0, args.tables)
     rng = random.Random(args.seed)
+    shares = [opened[k::args.client_processes] for k in range(args.client_processes)]
+    workers = []
+    for k, share in enumerate(shares):
+        if not share:
+            continue
+        worker = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--worker", stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, limit=2**28)
+        assert worker.stdin is not None
+        worker.stdin.write((json.dumps({
+            "bases": bases, "tables": share, "think": args.think, "nice": args.client_nice,
+            "seed": rng.random(), "first_home": k}) + "\n").encode())
+        await worker.stdin.drain()
+        workers.append(worker)
+    samples: list[tuple[float, str, int, float, float]] = []
+    sampler = asyncio.create_task(sample_cpu(run_dir, samples))
+    await asyncio.sleep(args.warm)
+    before_start = now()
+    await asyncio.sleep(args.before)
+    restart_start = now()
+    restart_wall = time.time()
+    script = await asyncio.create_subprocess_exec(
+        "bash", str(SCRIPT), str(run_dir), "60", stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT, preexec_fn=server_priority)
+    lines: list[dict[str, Any]] = []
+    assert script.stdout is not None
+    async for raw in script.stdout:
+        lines.append({"at_s": round(now() - restart_start, 2),
+                      "line": raw.decode(errors="replace").strip()})
+    status = await script.wait()
+    restart_end = now()
+    await asyncio.sleep(args.after)
+    play_end = now()
+    # Publishes refused by redis-py's pool of connections (a server-side warning).
+    pool_errors = sum(log.read_text(errors="replace").count("Too many connections")
+                      for log in run_dir.glob("*.log"))
+    seen = []
+    for worker in workers:
+        assert worker.stdin is not None
+        worker.stdin.write(b"stop\n")
+        await worker.stdin.drain()
+    for worker in workers:
+        out, _ = await worker.communicate()
+        if worker.returncode != 0 or not out:
+            raise BenchError(f"a client process ended with {worker.returncode}")
+        seen.append(json.loads(out))
+    nice = {"clients": seen[0]["nice"],
+            **{f.stem: nice_of(int(f.read_text())) for f in run_dir.glob("*.pid")}}
+    sampler.cancel()
+    totals = Totals()
+    for doc in seen:
+        totals.absorb(doc["totals"])
+    lags = [tuple(lag) for doc in seen for lag in doc["lags"]]
+    return {
+        "totals": totals, "people": [Heard(*h) for doc in seen for h in doc["people"]],
+        "tables": [TableLog(t["id"], {int(v): at for v, at in t["first_seen"].items()},
+                            {int(v): at for v, at in t["think"].items()})
+                   for doc in seen for t in doc["tables"]],
+        "script": lines, "client_processes": len(workers),
+        "script_status": status, "before_start": before_start, "restart_start": restart_start,
+        "restart_end": restart_end, "play_end": play_end, "restart_wall": restart_wall,
+        "sockets_behind_at_end": sum(doc["behind"] for doc in seen),
+        "pool_errors": pool_errors, "nice": nice,
+        "logs": log_times(run_dir, restart_wall),
+        "cpu": cpu_during(samples, restart_start, restart_end + args.after),
+        "cpu_before": cpu_during(samples, before_start, restart_start),
+        "client_lag_before": [lag for at, lag in lags if before_start <= at < restart_start],
+        "client_lag_during": [lag for at, lag in lags
+                              if restart_start <= at <= restart_end + args.after],
+    }
+
+
+async def clients(config: dict[str, Any]) -> dict[str, Any]:
+    """One client process (``--worker``): the people of its tables, from the configuration
+    line on standard input until ``stop`` arrives there; what they saw, as JSON-ready data.
+
+    The clients stand for people's browsers on other machines: on these two cores they yield
+    to the servers (threads started from here on inherit the niceness).  Several processes
+    share the people so that no one client's event loop is what makes a table wait."""
+    if config["nice"]:
+        os.setpriority(os.PRIO_PROCESS, 0, config["nice"])
+    totals = Totals()
+    rng = random.Random(config["seed"])
+    bases = config["bases"]
+    opened = config["tables"]
     # No cap on connections: each person is a browser with connections of its own, and a
     # shared cap would make requests wait here for one another, not for the servers.
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=args.tables * 4)
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=len(opened) * 4)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     async with httpx.AsyncClient(trust_env=False, timeout=30, limits=limits) as client:
-        async with httpx.AsyncClient(base_url=bases[0], trust_env=False, timeout=120) as first:
-            opened = await open_tables(first, cookies, 0, args.tables)
         tables = [TableLog(table_id) for table_id, _ in opened]
-        people = [Person(cookie, log, k % 2, bases, client, random.Random(rng.random()),
-                         args.think, totals)
+        people = [Person(cookie, log, (k + config["first_home"]) % 2, bases, client,
+                         random.Random(rng.random()), config["think"], totals)
                   for log, (_, four) in zip(tables, opened, strict=True)
                   for k, cookie in enumerate(four)]
         sockets = [asyncio.create_task(p.hold_socket()) for p in people]
-        samples: list[tuple[float, str, int, float, float]] = []
-        sampler = asyncio.create_task(sample_cpu(run_dir, samples))
         lags: list[tuple[float, float]] = []
         lagger = asyncio.create_task(watch_lag(lags))
-        await asyncio.sleep(args.warm)
-        before_start = now()
-        await asyncio.sleep(args.before)
-        restart_start = now()
-        restart_wall = time.time()
-        script = await asyncio.create_subprocess_exec(
-            "bash", str(SCRIPT), str(run_dir), "60", stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, preexec_fn=server_priority)
-        lines: list[dict[str, Any]] = []
-        assert script.stdout is not None
-        async for raw in script.stdout:
-            lines.append({"at_s": round(now() - restart_start, 2),
-                          "line": raw.decode(errors="replace").strip()})
-        status = await script.wait()
-        restart_end = now()
-        await asyncio.sleep(args.after)
+        while (await reader.readline()).strip() not in (b"stop", b""):
+            pass
         totals.acting = False
-        play_end = now()
-        # Publishes refused by redis-py's pool of connections (a server-side warning).
-        pool_errors = sum(log.read_text(errors="replace").count("Too many connections")
-                          for log in run_dir.glob("*.log"))
         # Every action in flight is answered, then every socket catches up with its table.
         in_flight = [t for p in people for t in p.tasks]
         await asyncio.wait_for(asyncio.gather(*in_flight, return_exceptions=True), 60)
@@ -505,25 +603,15 @@ async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
         while now() < deadline and any(p.version < finals[p.table.id] for p in people):
             await asyncio.sleep(0.2)
         behind = sum(p.version < finals[p.table.id] for p in people)
-        nice = {"clients": nice_of(os.getpid()),
-                **{f.stem: nice_of(int(f.read_text())) for f in run_dir.glob("*.pid")}}
-        sampler.cancel()
         lagger.cancel()
         for task in sockets:
             task.cancel()
         await asyncio.gather(*sockets, return_exceptions=True)
-    return {
-        "totals": totals, "people": people, "tables": tables, "script": lines,
-        "script_status": status, "before_start": before_start, "restart_start": restart_start,
-        "restart_end": restart_end, "play_end": play_end, "restart_wall": restart_wall,
-        "sockets_behind_at_end": behind, "pool_errors": pool_errors, "nice": nice,
-        "logs": log_times(run_dir, restart_wall),
-        "cpu": cpu_during(samples, restart_start, restart_end + args.after),
-        "cpu_before": cpu_during(samples, before_start, restart_start),
-        "client_lag_before": [lag for at, lag in lags if before_start <= at < restart_start],
-        "client_lag_during": [lag for at, lag in lags
-                              if restart_start <= at <= restart_end + args.after],
-    }
+    return {"totals": totals.export(), "lags": lags, "behind": behind,
+            "nice": nice_of(os.getpid()),
+            "people": [(p.table.id, p.versions, p.origins, p.resyncs) for p in people],
+            "tables": [{"id": t.id, "first_seen": t.first_seen, "think": t.think}
+                       for t in tables]}
 
 
 #: How often the clients' own event loop is checked for lateness (seconds).
@@ -630,7 +718,7 @@ def lost_actions(db: str, accepted: list[tuple[str, int, str, str]]) -> list[str
             for t, v, seat, action in accepted if stored.get((t, v)) != f"{seat} {action}"]
 
 
-def event_violations(people: list[Person]) -> dict[str, Any]:
+def event_violations(people: list[Heard]) -> dict[str, Any]:
     """Per socket, versions must run 1, 2, 3, …: a version at or below the last one given is a
     duplicate, one that skips ahead a gap; a state that gave up and resent is a resync.  The
     first few, with the versions around them and how each came (connection, state or event,
@@ -644,7 +732,7 @@ def event_violations(people: list[Person]) -> dict[str, Any]:
             duplicates += v <= last
             gaps += v > last + 1
             if bad and len(samples) < 4:
-                samples.append({"table": p.table.id, "around": [
+                samples.append({"table": p.table, "around": [
                     [p.versions[j], *p.origins[j]] for j in range(max(0, i - 3), i + 2)
                     if j < len(p.versions)]})
             last = max(last, v)
@@ -782,7 +870,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--redis-pool", type=int, default=None, metavar="N",
                    help="give the processes a Redis URL with ?max_connections=N (redis-py's "
                         "pool of connections; its default is 100)")
+    p.add_argument("--client-processes", type=int, default=2, metavar="N",
+                   help="processes the clients are spread over (2), so that no one client "
+                        "event loop is what makes a table wait")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.client_processes < 1:
+        p.error("--client-processes must be at least 1")
+    if args.worker:  # one client process: configuration in on stdin, what it saw out
+        config = json.loads(sys.stdin.readline())
+        print(json.dumps(asyncio.run(clients(config))))
+        return 0
     if not have_servers():
         print("benchmarks/rolling_restart.py: needs Debian's postgresql and redis-server",
               file=sys.stderr)
@@ -821,7 +919,8 @@ def main(argv: list[str] | None = None) -> int:
         "benchmark": "rolling_restart",
         "options": {"tables": args.tables, "think": args.think, "warm": args.warm,
                     "before": args.before, "after": args.after, "seed": args.seed,
-                    "redis_pool": args.redis_pool, "client_nice": args.client_nice},
+                    "redis_pool": args.redis_pool, "client_nice": args.client_nice,
+                    "client_processes": args.client_processes},
         "servers": "two varaq serve --db postgresql+psycopg://… --redis redis://… --pid-file "
                    "RUN/{a,b}.pid (throwaway PostgreSQL with fsync off, Redis, this machine); "
                    "scripts/rolling-restart.sh RUN while the tables play",
