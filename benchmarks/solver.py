@@ -4,7 +4,7 @@ Prints ONE JSON document (progress on standard error)::
 
     python benchmarks/solver.py [--deals 20] [--cards 4,6,8,10,13] [--mid-trick 8,13]
                                 [--python-cards 4,6,8,10] [--python-node-limit 3000000]
-                                [--no-dds]
+                                [--no-dds] [--worst 0]
 
 The same positions go to every solver.  A position with N cards per hand comes from a seeded
 classic deal that Normal bids and plays until every hand holds N cards (13: the deal itself),
@@ -28,7 +28,11 @@ is solved, untimed, which empties it.  (Without that, ``all_cards`` would be tim
 
 Times are CPU seconds of this process (``time.process_time``), so a busy shared machine
 inflates them less than wall time; every ratio compares times measured in the same run (of
-the medians, ``c_over_dds_*``, and of the totals, ``c_over_dds_*_total``).  The pure Python
+the medians, ``c_over_dds_*``, and of the totals, ``c_over_dds_*_total``).  Node counts do not
+depend on the load: each row gives the core's total nodes for ``solve`` and ``all_cards`` and
+their ratio (``c_all_cards_over_solve_nodes``: what every card's value costs beyond one best
+card), and ``--worst N`` lists the N positions where the core's ``all_cards`` took longest, with
+both node counts and DDS's time, to show where the tail is.  The pure Python
 search runs only at ``--python-cards`` and gives up after ``--python-node-limit`` nodes
 (counted as unsolved, slower than every solved position in the medians).
 """
@@ -49,7 +53,7 @@ from typing import Any
 from varaq import Game
 from varaq.bots.normal import NormalBot
 from varaq.cards import RANK_LETTERS, card_text, parse_card
-from varaq.solver import SolverLimit, card_values, default_backend, solve
+from varaq.solver import Solver, SolverLimit, card_values, default_backend, solve
 
 
 def position(seed: int, cards: int, in_trick: int = 0) -> tuple[list[int], int, list[int]]:
@@ -136,6 +140,7 @@ def _stats(times_ms: list[float], nodes: list[int]) -> dict[str, Any]:
         "p95_ms": q(0.95),
         "max_ms_solved": round(max(solved), 2) if solved else None,
         "median_nodes": int(statistics.median(nodes)) if nodes else None,
+        "total_nodes": sum(nodes) if nodes else None,
     }
 
 
@@ -145,8 +150,17 @@ def _timed(task: Callable[[], Any]) -> tuple[float, Any]:
     return (time.process_time() - started) * 1000, answer
 
 
+def _core_values(
+    hands: list[int], leader: int, trick: list[int],
+) -> tuple[dict[int, int], int]:
+    """Every legal card's value by the core from an empty table, and the nodes it took."""
+    solver = Solver(((leader + len(trick)) & 3) & 1, backend="c")
+    return card_values(hands, leader, trick, True, solver=solver), solver.nodes
+
+
 def measure(
     cards: int, deals: int, dds: Any, python: bool, python_limit: int, mid_trick: bool = False,
+    worst: int = 0,
 ) -> dict[str, Any]:
     times: dict[str, list[float]] = {}
     nodes: dict[str, list[int]] = {}
@@ -157,13 +171,17 @@ def measure(
             nodes.setdefault(name, []).append(n)
 
     disagreements = []
+    each: list[dict[str, Any]] = []
     for seed in range(deals):
         hands, leader, trick = position(seed, cards, 1 + seed % 3 if mid_trick else 0)
         ms, result = _timed(lambda h=hands, ld=leader, t=trick: solve(h, ld, t, True, backend="c"))
         record("c/solve", ms, result.nodes)
-        ms, values = _timed(
-            lambda h=hands, ld=leader, t=trick: card_values(h, ld, t, True, backend="c"))
-        record("c/all_cards", ms)
+        ms, (values, all_nodes) = _timed(
+            lambda h=hands, ld=leader, t=trick: _core_values(h, ld, t))
+        record("c/all_cards", ms, all_nodes)
+        seen = {"seed": seed, "c_all_cards_ms": round(ms, 1), "c_all_cards_nodes": all_nodes,
+                "c_solve_nodes": result.nodes}
+        each.append(seen)
         if max(values.values()) != result.tricks or values[result.best_card] != result.tricks:
             disagreements.append(f"seed {seed}: solve and card_values differ")
         if dds is not None:
@@ -171,6 +189,7 @@ def measure(
             record("dds/solve", ms)
             ms, every = dds(hands, leader, trick, True)
             record("dds/all_cards", ms)
+            seen["dds_all_cards_ms"] = round(ms, 1)
             if every != values or max(best.values()) != result.tricks:
                 disagreements.append(f"seed {seed}: DDS differs "
                                      f"({ {card_text(c): v for c, v in every.items()} })")
@@ -192,6 +211,11 @@ def measure(
             row[f"c_over_dds_{task}"] = round(c["median_ms"] / d["median_ms"], 2)
             row[f"c_over_dds_{task}_total"] = round(
                 c["total_ms_solved"] / d["total_ms_solved"], 2)
+    c_solve, c_all = row["c/solve"]["total_nodes"], row["c/all_cards"]["total_nodes"]
+    if c_solve:
+        row["c_all_cards_over_solve_nodes"] = round(c_all / c_solve, 2)
+    if worst:
+        row["worst"] = sorted(each, key=lambda x: -x["c_all_cards_ms"])[:worst]
     row["disagreements"] = disagreements
     return row
 
@@ -209,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python-node-limit", type=int, default=3_000_000,
                         help="the Python search gives up after this many nodes (3000000)")
     parser.add_argument("--no-dds", action="store_true", help="leave DDS out")
+    parser.add_argument("--worst", type=int, default=0,
+                        help="list this many positions per row where the core's all_cards took "
+                             "longest, with node counts (default 0)")
     args = parser.parse_args(argv)
     if default_backend() != "c":
         print("the compiled solver is not built (or VARAQ_SOLVER=python): nothing to compare",
@@ -223,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         for mid in (False, True) if cards in mid_rows else (False,):
             name = f"{cards} mid-trick" if mid else str(cards)
             rows[name] = measure(cards, args.deals, dds, cards in python_rows,
-                                 args.python_node_limit, mid)
+                                 args.python_node_limit, mid, args.worst)
             print(f"{name} cards: {json.dumps(rows[name])}", file=sys.stderr)
     out = {
         "benchmark": "solver",
