@@ -71,12 +71,13 @@ class Server:
             env=env, stdout=log, stderr=subprocess.STDOUT,
         )
         log.close()
-        deadline = time.monotonic() + 40
+        # A cold start on a loaded two-core machine has taken over 40 s (the imports alone).
+        deadline = time.monotonic() + 150
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"varaq serve exited: {self.log_path.read_text()[-2000:]}")
             try:
-                if httpx.get(f"{self.base}/healthz", timeout=1).json() == {"ok": True}:
+                if httpx.get(f"{self.base}/healthz", timeout=5).json() == {"ok": True}:
                     return
             except (httpx.HTTPError, ValueError):
                 pass
