@@ -564,10 +564,27 @@ def test_a_stopped_owner_hands_the_table_over_with_nothing_lost(
         # Asked to move, each opened its next socket before the old one closed.
         assert s.visited == [a, b] and s.moves == 1, (s.person.name, s.visited, s.moves)
     assert "asked 4 table sockets to move; 4 moved" in a.log.read_text(), a.log.read_text()
+    # The stopping process named the people at its tables, so the next one read their
+    # sessions together, before their requests needed them.
+    assert "sessions of 4 people arriving" in b.log.read_text(), b.log.read_text()
     for s in on_other:
         assert s.visited == [b], (s.person.name, s.visited)  # never dropped
     assert_every_event_once_in_order(on_owner + on_other, final)
     assert_nothing_accepted_was_lost(backing[0], table, people, b)
+
+
+def test_a_process_opens_its_database_connections_before_its_first_request(
+    backing: tuple[str, RedisServer],
+) -> None:
+    """A process that has just started is soon handed a peer's tables and their people's
+    requests: its pool's connections are opened at start, not under those requests."""
+    store = Store(backing[0])
+    try:
+        size = store.engine.pool.size()  # type: ignore[attr-defined]
+        assert size > 0 and store.warm() == size
+        assert store.engine.pool.checkedin() == size  # type: ignore[attr-defined]
+    finally:
+        store.close()
 
 
 def test_the_rolling_restart_script_restarts_every_process_with_nothing_lost(

@@ -627,7 +627,16 @@ class Tables:
         prepare = message.get("prepare")
         if isinstance(prepare, list):
             ids = [t for t in prepare[:MAX_PREPARED] if isinstance(t, str)]
-            self._spawn(self._prepare(ids, str(message.get("from"))))
+            people = message.get("people")
+            named = isinstance(people, list)
+            if isinstance(people, list):
+                # The people at those tables: the leaving process stopped listening, so their
+                # requests are arriving here already; their sessions are read first, in one
+                # query off the event loop, instead of one by one on it as each arrives.
+                users = [u for u in people[:MAX_PREPARED * 4] if isinstance(u, int)]
+                for expect in self.arriving:
+                    self._spawn(expect(users))
+            self._spawn(self._prepare(ids, str(message.get("from")), expect_people=not named))
             return
         table_id = message.get("table")
         if isinstance(table_id, str):
@@ -638,10 +647,13 @@ class Tables:
         self._taken.add(task)
         task.add_done_callback(self._taken.discard)
 
-    async def _prepare(self, table_ids: list[str], leaving: str) -> None:
+    async def _prepare(self, table_ids: list[str], leaving: str, *,
+                       expect_people: bool = True) -> None:
         """Follow the tables a leaving process is about to let go, a wave at a time in the
         order it will let them go, and tell it after each wave: it releases a wave as soon
-        as that wave is read here, while the next ones are still being read."""
+        as that wave is read here, while the next ones are still being read.  With
+        ``expect_people`` (a leaving process that did not name the people) each wave's
+        people's sessions are read once it is."""
         started = time.perf_counter()
         for first in range(0, len(table_ids), HANDOVER_WAVE):
             wave = table_ids[first:first + HANDOVER_WAVE]
@@ -657,6 +669,8 @@ class Tables:
                 return
             await cluster.publish(replica.HANDOVER, {"ready": True, "for": leaving,
                                                      "ids": wave})
+            if not expect_people:
+                continue
             people = sorted({o.user_id for t in wave if t in self._tables
                              for o in self._tables[t].seating.seats if o.user_id is not None})
             for expect in self.arriving:
@@ -714,8 +728,11 @@ class Tables:
             # First let another process read them (they play on here meanwhile), so that when
             # each lock is released it is taken at once by a process that already follows it.
             self._peer_read.clear()
+            prepared = owned[:MAX_PREPARED]
             heard = await cluster.publish(replica.HANDOVER, {
-                "prepare": [t.id for t in owned[:MAX_PREPARED]], "from": cluster.node})
+                "prepare": [t.id for t in prepared], "from": cluster.node,
+                "people": sorted({o.user_id for t in prepared for o in t.seating.seats
+                                  if o.user_id is not None})})
         deadline = time.perf_counter() + PREPARE_WAIT
         waited = 0.0
         for start in range(0, len(owned), HANDOVER_WAVE):

@@ -248,6 +248,9 @@ def create_app(
         tables = Tables(store, bots, config, limits)
         app.state.store = store
         app.state.tables = tables
+        if cluster is not None:
+            # Connections open before the first request, not on the event loop under it.
+            await asyncio.to_thread(store.warm)
         tables.arriving.append(functools.partial(app.state.identity.expect, store))
         sessions_fresh = asyncio.get_running_loop().create_task(
             app.state.identity.keep_fresh(store, config))
