@@ -136,7 +136,19 @@ typedef struct {
     u32 nbuckets, nused;
     Entry *entries;
     u32 nentries, cap, max_entries;
+    u32 clears; /* times the table started afresh: entry indices kept across a search expire */
 } Core;
+
+/* What a position's lookup saw of its bucket, so that storing the position's result need not
+ * scan the bucket again: the entries that matched the position without settling the question
+ * (an entry the store would update is among them).  The bucket cannot change in between (every
+ * position searched below has fewer cards, so other buckets), unless the table starts afresh. */
+#define SEEN_MAX 8
+typedef struct {
+    u32 clears;
+    int n; /* -1: too many to keep, scan the bucket */
+    u32 index[SEEN_MAX];
+} Seen;
 
 /* -- the table ------------------------------------------------------------------------------ */
 
@@ -155,6 +167,7 @@ static int tt_init(Core *c, u32 nbuckets) {
 }
 
 static void tt_clear(Core *c) {
+    c->clears++;
     memset(c->buckets, 0, sizeof(Bucket) * c->nbuckets);
     c->nused = 0;
     c->nentries = 0;
@@ -661,7 +674,7 @@ static int last_trick(Core *c, int need, u16 *rel) {
 }
 
 static void tt_store(Core *c, u64 lengths, u32 extra, const Planes *pl, const u16 *rel,
-                     int need, int result, int move_suit, int move_index) {
+                     int need, int result, int move_suit, int move_index, const Seen *seen) {
     u32 top[4];
     uint8_t shift[4];
     for (int s = 0; s < 4; s++) {
@@ -672,8 +685,10 @@ static void tt_store(Core *c, u64 lengths, u32 extra, const Planes *pl, const u1
     }
     Bucket *b = tt_slot(c, lengths, extra);
     if (!b) return;
-    for (u32 i = b->start; i < b->start + b->count; i++) {
-        Entry *e = &c->entries[i];
+    int known = seen->n >= 0 && seen->clears == c->clears;
+    u32 nscan = known ? (u32)seen->n : b->count;
+    for (u32 k = 0; k < nscan; k++) {
+        Entry *e = &c->entries[known ? seen->index[k] : b->start + k];
         if (!memcmp(e->shift, shift, sizeof shift) && !memcmp(e->top, top, sizeof top)) {
             if (result) {
                 if (need > e->lower) e->lower = (int8_t)need;
@@ -769,6 +784,9 @@ static int search(Core *c, int need, u16 *rel) {
     u64 lengths = 0;
     u32 extra = 0;
     Planes pl;
+    Seen seen;
+    seen.n = 0;
+    seen.clears = c->clears;
     int boundary = c->ntrick == 0;
     int pref_suit = -1;
     u16 pref_bit = 0;
@@ -794,6 +812,8 @@ static int search(Core *c, int need, u16 *rel) {
                 if (e->lower >= need) decided = 1;
                 else if (e->upper < need) decided = 0;
                 if (decided < 0) {
+                    if (seen.n >= 0 && seen.n < SEEN_MAX) seen.index[seen.n++] = i;
+                    else seen.n = -1;
                     if (pref_suit < 0 && e->move_suit != NOSUIT) {
                         /* the lead that settled this position for another count: first */
                         u16 b = c->rem[e->move_suit];
@@ -866,7 +886,7 @@ static int search(Core *c, int need, u16 *rel) {
 done:
     memcpy(rel, acc, sizeof acc);
     if (boundary && !is_root)
-        tt_store(c, lengths, extra, &pl, rel, need, result, cut_suit, cut_index);
+        tt_store(c, lengths, extra, &pl, rel, need, result, cut_suit, cut_index, &seen);
     return result;
 }
 
