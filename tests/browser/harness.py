@@ -138,4 +138,4 @@ def shot(page: Page, name: str) -> None:
     """Save a screenshot of the table as a test artifact, once colours have settled."""
     page.wait_for_function(SETTLED_JS)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, scale="css")
