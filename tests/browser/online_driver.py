@@ -55,8 +55,9 @@ def sign_up(page: Page, base: str | None, name: str, password: str = PASSWORD) -
 
 
 def expect_signed_in(page: Page, name: str) -> None:
-    """The account box shows ``name`` signed in."""
-    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+    """The account box shows ``name`` signed in (a sign-up or sign-in hashes a password on
+    purpose slowly, and more slowly on a loaded two-core machine: up to 20 s)."""
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible(timeout=20_000)
     expect(page.locator("#profile-name")).to_have_text(name)
 
 

@@ -63,7 +63,7 @@ from varaq.service.ratings import MODEL, stored_ratings
 from varaq.service.seating import Seating
 from varaq.service.store import EntryRow, Store
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 #: The smallest target a table may play to: one hand where everyone bids 3 always ends it
 #: (of 13 tricks one side takes at least 7 and makes its 6).
@@ -144,7 +144,7 @@ def watch_from_live_tables(watcher: Player, host: Player, base: str, table: str)
     expect(watcher.page.locator("#hand .card")).to_have_count(0)
 
 
-def play_to_the_end(players: list[Player], watcher: Player, seconds: float = 150) -> int:
+def play_to_the_end(players: list[Player], watcher: Player, seconds: float = 300) -> int:
     """Each person bids and plays on their own page until every page shows the match's end;
     the moves made.  A hand's summary is closed with its own button if the match goes on."""
     pages = [p.page for p in players]
