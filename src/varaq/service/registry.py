@@ -21,7 +21,7 @@ import secrets
 import signal
 import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -80,6 +80,16 @@ MAX_PREPARED = 5000
 MOVE_SPREAD_PER_SOCKET = 0.02
 MOVE_SPREAD = 10.0
 MOVE_GRACE = 3.0
+
+
+def people_at(tables: Iterable[Table]) -> list[int]:
+    """The ids of the people seated at these tables, each once, in order."""
+    return sorted({o.user_id for t in tables for o in t.seating.seats if o.user_id is not None})
+
+
+def move_spread(sockets: int) -> float:
+    """Seconds over which ``sockets`` pages of a stopping process are asked to move."""
+    return round(min(MOVE_SPREAD, MOVE_SPREAD_PER_SOCKET * sockets), 2)
 #: Seconds between two looks for tables an administrator closed.
 CLOSED_CHECK = 2.0
 #: How far back a look reaches: generous, since the administrator's clock writes the time.
@@ -628,7 +638,6 @@ class Tables:
         if isinstance(prepare, list):
             ids = [t for t in prepare[:MAX_PREPARED] if isinstance(t, str)]
             people = message.get("people")
-            named = isinstance(people, list)
             if isinstance(people, list):
                 # The people at those tables: the leaving process stopped listening, so their
                 # requests are arriving here already; their sessions are read first, in one
@@ -636,7 +645,8 @@ class Tables:
                 users = [u for u in people[:MAX_PREPARED * 4] if isinstance(u, int)]
                 for expect in self.arriving:
                     self._spawn(expect(users))
-            self._spawn(self._prepare(ids, str(message.get("from")), expect_people=not named))
+            self._spawn(self._prepare(ids, str(message.get("from")),
+                                      expect_people=not isinstance(people, list)))
             return
         table_id = message.get("table")
         if isinstance(table_id, str):
@@ -671,8 +681,7 @@ class Tables:
                                                      "ids": wave})
             if not expect_people:
                 continue
-            people = sorted({o.user_id for t in wave if t in self._tables
-                             for o in self._tables[t].seating.seats if o.user_id is not None})
+            people = people_at(self._tables[t] for t in wave if t in self._tables)
             for expect in self.arriving:
                 self._spawn(expect(people))
         log.info("read %d tables another process is about to hand on in %.2f s",
@@ -731,8 +740,7 @@ class Tables:
             prepared = owned[:MAX_PREPARED]
             heard = await cluster.publish(replica.HANDOVER, {
                 "prepare": [t.id for t in prepared], "from": cluster.node,
-                "people": sorted({o.user_id for t in prepared for o in t.seating.seats
-                                  if o.user_id is not None})})
+                "people": people_at(prepared)})
         deadline = time.perf_counter() + PREPARE_WAIT
         waited = 0.0
         for start in range(0, len(owned), HANDOVER_WAVE):
@@ -803,7 +811,7 @@ class Tables:
                      for listener in t.fanout.listeners]
         if not listeners:
             return 0
-        within = round(min(MOVE_SPREAD, MOVE_SPREAD_PER_SOCKET * len(listeners)), 2)
+        within = move_spread(len(listeners))
         for listener in listeners:
             listener.push({"type": "moving", "within": within}, reply=True)
         started = time.perf_counter()

@@ -31,7 +31,7 @@ from ..seats import SEAT_LETTERS
 from ..service import friends
 from ..service.commands import Kind, parse_command
 from ..service.errors import Refusal
-from ..service.registry import MOVE_GRACE, MOVE_SPREAD, MOVE_SPREAD_PER_SOCKET
+from ..service.registry import MOVE_GRACE, move_spread
 from .accounts import signed_in
 from .games import asker_of, body_of, tables_of
 from .requests import Json, check_origin, client_address, json_text
@@ -63,7 +63,7 @@ async def move_pages(app: ASGIApp) -> int:
     if hub is None or not hub.pages:
         return 0
     pages = sum(len(p) for p in hub.pages.values())
-    return await hub.move(round(min(MOVE_SPREAD, MOVE_SPREAD_PER_SOCKET * pages), 2), MOVE_GRACE)
+    return await hub.move(move_spread(pages), MOVE_GRACE)
 
 
 async def close_hub(app: ASGIApp) -> None:

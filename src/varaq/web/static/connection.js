@@ -54,6 +54,21 @@ export const api = {
   recordUrl: (id) => `/api/games/${encodeURIComponent(id)}/record`,
 };
 
+/** The longest spread a stopping server asks pages to move over (MOVE_SPREAD in
+ * service/registry.py, seconds). */
+const MOST_MOVE_SPREAD_S = 10;
+
+/**
+ * Milliseconds to wait before opening the next socket when a stopping server says "moving"
+ * within ``within`` seconds: a random point of that spread (at most MOVE_SPREAD), so its pages
+ * do not all knock at the next process at once.
+ * @param {unknown} within
+ */
+export function moveDelay(within) {
+  const spread = Math.max(0, Math.min(Number(within) || 0, MOST_MOVE_SPREAD_S));
+  return Math.floor(Math.random() * spread * 1000);
+}
+
 /**
  * The game's WebSocket, reopened with exponential backoff whenever it drops.
  *
@@ -174,13 +189,11 @@ export class GameSocket {
    */
   moveOver(within) {
     if (this.closed || this.next || this.moving) return;
-    // At most the server's own longest spread (MOVE_SPREAD in service/registry.py, 10 s).
-    const spread = Math.max(0, Math.min(Number(within) || 0, 10));
     this.moving = setTimeout(() => {
       this.moving = null;
       if (this.closed || this.next || !this.socket) return;
       this.next = this.dial();
-    }, Math.floor(Math.random() * spread * 1000));
+    }, moveDelay(within));
   }
 
   retry() {

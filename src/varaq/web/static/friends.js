@@ -11,7 +11,7 @@
 // question follows the press), remembered in localStorage, and used only while the tab is
 // hidden. While it is in view, the page says the same with its title and the turn sound.
 
-import { Refusal, request } from "./connection.js";
+import { Refusal, moveDelay, request } from "./connection.js";
 import { el } from "./dom.js";
 import * as sound from "./sound.js";
 import { isPeopleTable, isWatching, legalNow } from "./store.js";
@@ -218,8 +218,6 @@ export function callOnTurn(s) {
 
 /** Sockets closed by this page after their next one opened (a move): no retry for them. */
 const retired = new WeakSet();
-/** The longest spread a stopping server asks pages to move over (MOVE_SPREAD, seconds). */
-const MOST_MOVE_SPREAD_S = 10;
 
 /**
  * Open the page's own socket: presence while it is open, invitations as made.  With
@@ -249,10 +247,9 @@ function connect(previous) {
     } else if (message.type === "moving") {
       if (moving) return;
       moving = true;
-      const spread = Math.max(0, Math.min(Number(message.within) || 0, MOST_MOVE_SPREAD_S));
       setTimeout(() => {
         if (known.socket === socket) connect(socket);
-      }, Math.floor(Math.random() * spread * 1000));
+      }, moveDelay(message.within));
     } else if (message.type === "hello") {
       greeted = true;
       if (previous) {
