@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import httpx
 import pytest
@@ -205,7 +205,26 @@ class Player:
         return False
 
 
-class Socket:
+class Kept:
+    """A connection kept open on a thread of its own (``_run``) until :meth:`stop`."""
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> Self:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class Socket(Kept):
     """One person's WebSocket at a table, kept open the way the browser's ``connection.js``
     keeps it: when it drops it is opened again (after a short pause that doubles up to a few
     seconds) and its hello names the newest version it holds, so the server sends only what it
@@ -232,16 +251,7 @@ class Socket:
         self.visited: list[Node] = []
         #: Connections left for the next one opened first (the server asked: "moving").
         self.moves = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def start(self) -> Socket:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
+        super().__init__()
 
     def _url(self, at: int) -> str:
         return self.nodes[at].base.replace("http", "ws") + f"/ws/games/{self.table}"
@@ -297,7 +307,7 @@ class Socket:
             self.version = message["version"]
 
 
-class MePage:
+class MePage(Kept):
     """A page's own socket (``/ws/me``: presence and invitations), kept as ``friends.js``
     keeps it: on ``moving`` it opens the next socket on the other process, and closes this one
     once that one has said hello."""
@@ -309,16 +319,7 @@ class MePage:
         #: "moving" messages received.
         self.asked = 0
         self._at = nodes.index(first)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def start(self) -> MePage:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=10)
+        super().__init__()
 
     def _open(self, at: int, sockets: contextlib.ExitStack) -> Any:
         ws = sockets.enter_context(connect(
