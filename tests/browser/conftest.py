@@ -61,7 +61,14 @@ def console() -> Console:
     return Console()
 
 
-def _open_context(browser: Browser, console: Console, **options: Any) -> BrowserContext:
+def open_context(browser: Browser, console: Console, **options: Any) -> BrowserContext:
+    """A browser context that records console errors into ``console``.
+
+    It asks for reduced motion unless the test says otherwise: the page then lands each card
+    without its slide (the pace of the table is kept), and a software-rendered Chromium spends
+    about a quarter less of the machine's two cores on a hand.  What the animations look like
+    and how long they dwell is ``test_speeds.py``'s business, in contexts of its own."""
+    options.setdefault("reduced_motion", "reduce")
     context = browser.new_context(**options)
     context.set_default_timeout(30_000)
 
@@ -83,7 +90,7 @@ def _open_context(browser: Browser, console: Console, **options: Any) -> Browser
 @pytest.fixture
 def page(browser: Browser, console: Console) -> Iterator[Page]:
     """A desktop-sized page; the test fails if it logged an unexpected console error."""
-    context = _open_context(browser, console, viewport=DESKTOP)
+    context = open_context(browser, console, viewport=DESKTOP)
     yield context.new_page()
     context.close()
     assert not console.unexpected(), f"console errors: {console.unexpected()}"
@@ -92,7 +99,7 @@ def page(browser: Browser, console: Console) -> Iterator[Page]:
 @pytest.fixture
 def phone_page(browser: Browser, console: Console) -> Iterator[Page]:
     """A phone in portrait, with touch, in the dark theme."""
-    context = _open_context(
+    context = open_context(
         browser, console, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
         color_scheme="dark",
     )
@@ -120,6 +127,6 @@ def people(browser: Browser, console: Console) -> Iterator[list[BrowserContext]]
 def person(browser: Browser, console: Console, people: list[BrowserContext],
            viewport: dict[str, int] = LAPTOP, **options: Any) -> Page:
     """One more person at their own browser: a new context in ``people``, and its page."""
-    context = _open_context(browser, console, viewport=viewport, **options)
+    context = open_context(browser, console, viewport=viewport, **options)
     people.append(context)
     return context.new_page()

@@ -35,6 +35,42 @@ def phone_options(width: int, height: int) -> dict[str, Any]:
             "is_mobile": True, "device_scale_factor": 2}
 
 
+def is_phone(width: int, height: int) -> bool:
+    """A window this size is a phone's (upright or on its side): touch, a mobile viewport."""
+    return width < 700 or height < 500
+
+
+def by_device(sizes: list[tuple[int, int]]) -> dict[str, list[tuple[int, int]]]:
+    """Window sizes grouped into "desktop" and "phone".
+
+    A browser context's touch and mobile options are fixed when it opens, so a test of many
+    sizes opens one context a kind of device and turns it through that kind's sizes, as a phone
+    turns on its side and a window is resized: the page must lay itself out again from its
+    media queries alone.  (Setting the table up again for every size cost the suite minutes.)
+    """
+    groups: dict[str, list[tuple[int, int]]] = {"desktop": [], "phone": []}
+    for width, height in sizes:
+        groups["phone" if is_phone(width, height) else "desktop"].append((width, height))
+    return groups
+
+
+def device_options(device: str, sizes: list[tuple[int, int]]) -> dict[str, Any]:
+    """A browser context's options for ``device`` ("desktop" or "phone") at its first size."""
+    width, height = sizes[0]
+    if device == "phone":
+        return phone_options(width, height)
+    return {"viewport": {"width": width, "height": height}}
+
+
+def resize(page: Page, width: int, height: int) -> None:
+    """Turn the window to ``width`` × ``height`` and wait for the page to lay itself out."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h",
+                           arg=[width, height])
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => "
+                  "requestAnimationFrame(done)))")
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

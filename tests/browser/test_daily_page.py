@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
 import pytest
 from harness import Console, Server, shot
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from table_driver import cards_in_hand
 
+from conftest import open_context
 from varaq.daily import DAILY_RULES
 from varaq.rulebook import describe
 from varaq.rules import Rules
@@ -53,18 +53,6 @@ def daily_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def today() -> date:
     return datetime.now(UTC).date()
-
-
-def context(browser: Browser, console: Console, **options: Any) -> BrowserContext:
-    ctx = browser.new_context(**options)
-    ctx.set_default_timeout(30_000)
-
-    def watch(page: Page) -> None:
-        page.on("console", lambda m: console.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda error: console.errors.append(f"uncaught: {error}"))
-
-    ctx.on("page", watch)
-    return ctx
 
 
 def sign_up(ctx: BrowserContext, base: str, name: str) -> None:
@@ -118,7 +106,7 @@ def test_two_people_get_the_same_cards_and_meet_on_the_leaderboard(
     hands, tables, pages = {}, {}, {}
     contexts = []
     for name in people:
-        ctx = context(browser, console, viewport=DESKTOP)
+        ctx = open_context(browser, console, viewport=DESKTOP)
         contexts.append(ctx)
         sign_up(ctx, base, name)
         page = ctx.new_page()
@@ -181,7 +169,7 @@ def test_two_people_get_the_same_cards_and_meet_on_the_leaderboard(
 def test_a_guest_plays_uncounted_and_comes_back_to_the_same_try(
     browser: Browser, console: Console, daily_server: Server,
 ) -> None:
-    ctx = context(browser, console, viewport=PHONE, is_mobile=True, has_touch=True)
+    ctx = open_context(browser, console, viewport=PHONE, is_mobile=True, has_touch=True)
     page = ctx.new_page()
     open_daily(page, daily_server.base)
     expect(page.locator("#daily-who")).to_contain_text("not counted")
@@ -201,7 +189,7 @@ def test_yesterdays_daily_plays_and_is_marked_late(
 ) -> None:
     base = daily_server.base
     yesterday = today() - timedelta(days=1)
-    ctx = context(browser, console, viewport=DESKTOP, color_scheme="dark")
+    ctx = open_context(browser, console, viewport=DESKTOP, color_scheme="dark")
     sign_up(ctx, base, "Cai")
     page = ctx.new_page()
     open_daily(page, base)
@@ -237,8 +225,8 @@ def _long(day: date) -> str:
 def test_the_daily_page_fits_without_sideways_scrolling(
     browser: Browser, console: Console, daily_server: Server, size: dict[str, int], scheme: str,
 ) -> None:
-    ctx = context(browser, console, viewport=size, color_scheme=scheme,
-                  is_mobile=size is PHONE, has_touch=size is PHONE)
+    ctx = open_context(browser, console, viewport=size, color_scheme=scheme,
+                       is_mobile=size is PHONE, has_touch=size is PHONE)
     page = ctx.new_page()
     open_daily(page, daily_server.base)
     width = page.evaluate("() => document.documentElement.scrollWidth")
@@ -260,8 +248,8 @@ GUIDE = ["How to play", "Spades and nil", "Scoring", "Controls", "Questions and 
 def test_the_guide_is_on_the_page_closed_and_quotes_the_dailys_own_rules(
     browser: Browser, console: Console, daily_server: Server, size: dict[str, int],
 ) -> None:
-    ctx = context(browser, console, viewport=size, is_mobile=size is PHONE,
-                  has_touch=size is PHONE)
+    ctx = open_context(browser, console, viewport=size, is_mobile=size is PHONE,
+                       has_touch=size is PHONE)
     page = ctx.new_page()
     open_daily(page, daily_server.base)
     guide = page.locator("#daily-guide details")
@@ -319,8 +307,8 @@ WEEKDAY_COLUMNS_JS = """() => {
 def test_the_calendar_has_a_weekday_row_over_its_columns(
     browser: Browser, console: Console, daily_server: Server, size: dict[str, int],
 ) -> None:
-    ctx = context(browser, console, viewport=size, is_mobile=size is PHONE,
-                  has_touch=size is PHONE)
+    ctx = open_context(browser, console, viewport=size, is_mobile=size is PHONE,
+                       has_touch=size is PHONE)
     page = ctx.new_page()
     open_daily(page, daily_server.base)
     row = page.locator("#calendar-weekdays")

@@ -1,9 +1,10 @@
 """The whole table fits the screen, without scrolling, on laptops and phones, light and dark.
 
-For each window size the test opens a game while South bids and again while South plays, in
-both themes, and checks the boxes the player needs: the four seats, the trick, every card of
-the hand, the bid panel and every control. Each must lie inside the window, and none may cover
-another where the player would lose something by it. A screenshot of each goes to
+At each window size (a desktop window resized, a phone turned: ``harness.by_device``) the
+test looks at a game while South bids and again while South plays, in both themes, and checks
+the boxes the player needs: the four seats, the trick, every card of the hand, the bid panel
+and every control. Each must lie inside the window, and none may cover another where the
+player would lose something by it. A screenshot of each goes to
 ``artifacts/screenshots/fit-*.png``.
 """
 
@@ -12,9 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import Console, Server, shot
+from harness import Console, Server, by_device, device_options, resize, shot
 from playwright.sync_api import Browser, Page
 from table_driver import open_game, wait_for_bid, wait_until_ready
+
+from conftest import open_context
 
 pytestmark = pytest.mark.browser
 
@@ -77,19 +80,15 @@ def check_fit(page: Page, phase: str) -> None:
         assert not overlap(a, b), (where, a, b)
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_the_table_fits_the_window(
-    browser: Browser, server: Server, console: Console, width: int, height: int
+    browser: Browser, server: Server, console: Console, device: str,
 ) -> None:
-    phone = width < 700 or height < 500
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone,
-    )
+    sizes = by_device(SIZES)[device]
+    context = open_context(browser, console, **device_options(device, sizes))
     page = context.new_page()
-    page.on("console", lambda m: console.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: console.errors.append(f"uncaught: {e}"))
     try:
-        game_id = server.new_game(level="easy", rules="varaq", seed=width)
+        game_id = server.new_game(level="easy", rules="varaq", seed=sizes[0][0])
         open_game(page, server.base, game_id)
         for phase in ("bid", "play"):
             if phase == "bid":
@@ -98,11 +97,12 @@ def test_the_table_fits_the_window(
                 page.get_by_role("button", name="Bid 3", exact=True).click()
                 wait_until_ready(page)
                 page.mouse.move(0, 0)  # no card hovered
-            page.wait_for_timeout(400)  # cards that slide in have landed (no assert on time)
-            for theme in ("light", "dark"):
-                page.emulate_media(color_scheme=theme)
-                check_fit(page, phase)
-                shot(page, f"fit-{width}x{height}-{phase}-{theme}")
+            for width, height in sizes:
+                resize(page, width, height)
+                for theme in ("light", "dark"):
+                    page.emulate_media(color_scheme=theme)
+                    check_fit(page, phase)
+                    shot(page, f"fit-{width}x{height}-{phase}-{theme}")
     finally:
         context.close()
     assert not console.unexpected(), console.unexpected()

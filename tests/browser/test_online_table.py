@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from harness import Console, Server, shot
+from harness import Console, Server, by_device, device_options, resize, shot
 from online_driver import (
     act_once,
     expect_waiting_room,
@@ -467,25 +467,27 @@ def check_fit(page: Page, where: str, *, waiting: bool) -> None:
 SIZES = [(1366, 657), (360, 640), (1280, 720), (1440, 900), (1920, 1080), (390, 844), (844, 390)]
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_the_waiting_room_and_the_online_table_fit(
     browser: Browser, server: Server, console: Console, people: list[BrowserContext],
-    width: int, height: int,
+    device: str,
 ) -> None:
-    size = {"width": width, "height": height}
-    phone = width < 700 or height < 500
-    label = f"{width}x{height}"
-    host, _ = signed_up(browser, console, people, server.base, "Fit", viewport=size,
-                        is_mobile=phone, has_touch=phone)
+    """At each size of the kind of device (``harness.by_device``: one table, the window
+    resized or the phone turned), in both themes."""
+    sizes = by_device(SIZES)[device]
+    host, _ = signed_up(browser, console, people, server.base, "Fit",
+                        **device_options(device, sizes))
     open_table(host, level="Easy", fill_bots=True, timer="30 s")
     expect_waiting_room(host)
     partner, _ = signed_up(browser, console, people, server.base, "Mate")
     join_by_code(partner, code_of(host))
     expect(host.get_by_role("button", name="Start", exact=True)).to_be_enabled()
-    for theme in ("light", "dark"):
-        host.emulate_media(color_scheme=theme)
-        shot(host, f"online-fit-{label}-waiting-{theme}")
-        check_fit(host, f"waiting {theme}", waiting=True)
+    for width, height in sizes:
+        resize(host, width, height)
+        for theme in ("light", "dark"):
+            host.emulate_media(color_scheme=theme)
+            shot(host, f"online-fit-{width}x{height}-waiting-{theme}")
+            check_fit(host, f"waiting {theme}", waiting=True)
     host.get_by_role("button", name="Start", exact=True).click()
     expect(host.locator("#hand button")).to_have_count(13)
     pages = [host, partner]
@@ -494,19 +496,22 @@ def test_the_waiting_room_and_the_online_table_fit(
     say_phrase(partner, "Hello!")
     expect(host.locator("#seat-top .seat-bubble")).to_have_text("Hello!")
     host.mouse.move(0, 0)
-    host.wait_for_timeout(400)  # cards that slide in have landed (no assert on time)
-    for theme in ("light", "dark"):
-        host.emulate_media(color_scheme=theme)
-        shot(host, f"online-fit-{label}-play-{theme}")
-        check_fit(host, f"play {theme}", waiting=False)
-    # The Phrases menu opens inside the window, and Escape closes it.
-    host.get_by_role("button", name="Phrases").click()
-    menu = host.get_by_role("menu", name="Phrases")
-    expect(menu.get_by_role("menuitem")).to_have_count(8)
-    box = menu.bounding_box()
-    assert box and box["x"] >= 0 and box["y"] >= 0, box
-    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, box
-    shot(host, f"online-fit-{label}-phrases")
-    host.keyboard.press("Escape")
-    expect(menu).to_be_hidden()
-    expect(host.get_by_role("button", name="Phrases")).to_be_focused()
+    for width, height in sizes:
+        label = f"{width}x{height}"
+        resize(host, width, height)
+        for theme in ("light", "dark"):
+            host.emulate_media(color_scheme=theme)
+            shot(host, f"online-fit-{label}-play-{theme}")
+            check_fit(host, f"{label} play {theme}", waiting=False)
+        # The Phrases menu opens inside the window, and Escape closes it.
+        host.get_by_role("button", name="Phrases").click()
+        menu = host.get_by_role("menu", name="Phrases")
+        expect(menu.get_by_role("menuitem")).to_have_count(8)
+        box = menu.bounding_box()
+        assert box and box["x"] >= 0 and box["y"] >= 0, (label, box)
+        assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, (
+            label, box)
+        shot(host, f"online-fit-{label}-phrases")
+        host.keyboard.press("Escape")
+        expect(menu).to_be_hidden()
+        expect(host.get_by_role("button", name="Phrases")).to_be_focused()

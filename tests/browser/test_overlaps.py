@@ -2,7 +2,8 @@
 
 Issue 18 found a three-line hint squeezing the felt until the partner's cards were cut off,
 the "You must follow …" note over the status line on a laptop, the blind nil panel over the
-side seats' plates and a partner's name cut to "Hana 71…".  For each size of test_fit.py:
+side seats' plates and a partner's name cut to "Hana 71…".  At each size of test_fit.py (one
+table a kind of device, the window resized or the phone turned: ``harness.by_device``):
 
 * at a single-player table, with a hint shown and the note of a dimmed card tapped, the status
   line, the hint, the note, the felt and the partner's cards keep apart, and the seats' plates
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import Console, Server, phone_options, shot
+from harness import Console, Server, by_device, device_options, resize, shot
 from online_driver import expect_waiting_room, join_by_code, open_table, sign_up
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from table_driver import open_game, wait_for_bid, wait_until_ready
@@ -62,22 +63,21 @@ def inside(inner: dict[str, Any], outer: dict[str, Any]) -> bool:
 
 
 def table_page(browser: Browser, console: Console, people: list[BrowserContext],
-               width: int, height: int) -> Page:
-    phone = width < 700 or height < 500
-    options = phone_options(width, height) if phone else {
-        "viewport": {"width": width, "height": height}}
-    return person(browser, console, people, **options)
+               device: str) -> tuple[Page, list[tuple[int, int]]]:
+    """A page for ``device`` ("desktop" or "phone") and the sizes it is turned through."""
+    sizes = by_device(SIZES)[device]
+    return person(browser, console, people, **device_options(device, sizes)), sizes
 
 
-IDS = [f"{w}x{h}" for w, h in SIZES]
+DEVICES = ["desktop", "phone"]
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=IDS)
+@pytest.mark.parametrize("device", DEVICES)
 def test_the_hint_and_the_must_follow_note_cover_nothing(
     browser: Browser, server: Server, console: Console, people: list[BrowserContext],
-    width: int, height: int,
+    device: str,
 ) -> None:
-    page = table_page(browser, console, people, width, height)
+    page, sizes = table_page(browser, console, people, device)
     # West deals, so North leads and South follows: the cards of other suits are dimmed.
     open_game(page, server.base, server.new_game(level="easy", rules="varaq", seed=11,
                                                  dealer="W"))
@@ -86,46 +86,50 @@ def test_the_hint_and_the_must_follow_note_cover_nothing(
     wait_until_ready(page)
     page.get_by_role("button", name="Hint").click()
     expect(page.locator("#status .hint-text")).to_be_visible()
-    dimmed = page.locator('#hand button[aria-disabled="true"]').first
-    dimmed.dispatch_event("click")  # where it shows is test_touch_sizes' business
-    expect(page.locator("#card-note")).to_contain_text("must follow")
-    page.wait_for_timeout(300)  # the note has slid in
-    where = f"{width}x{height}"
-    found = parts(page)  # at once: the note goes after a few seconds
-    shot(page, f"overlaps-hint-{where}")
-    felt, status, hint, note, partner = (found[k] for k in
-                                         ("felt", "status", "hint", "note", "partner"))
-    assert felt and status and hint and note, (where, found)
-    apart = [(status, felt), (hint, felt), (note, felt), (note, status), (note, hint)]
-    if partner:
-        apart += [(hint, partner), (note, partner)]
-        assert inside(partner, felt), (where, "the partner's cards are cut off", partner, felt)
-    for a, b in apart:
-        assert not overlap(a, b), (where, a, b)
-    for plate in found["plates"]:
-        assert inside(plate, felt), (where, "a seat's plate is cut off", plate, felt)
+    for width, height in sizes:
+        resize(page, width, height)
+        dimmed = page.locator('#hand button[aria-disabled="true"]').first
+        dimmed.dispatch_event("click")  # where it shows is test_touch_sizes' business
+        expect(page.locator("#card-note")).to_contain_text("must follow")
+        page.wait_for_timeout(300)  # the note has slid in
+        where = f"{width}x{height}"
+        found = parts(page)  # at once: the note goes after a few seconds
+        shot(page, f"overlaps-hint-{where}")
+        felt, status, hint, note, partner = (found[k] for k in
+                                             ("felt", "status", "hint", "note", "partner"))
+        assert felt and status and hint and note, (where, found)
+        apart = [(status, felt), (hint, felt), (note, felt), (note, status), (note, hint)]
+        if partner:
+            apart += [(hint, partner), (note, partner)]
+            assert inside(partner, felt), (where, "the partner's cards are cut off", partner,
+                                           felt)
+        for a, b in apart:
+            assert not overlap(a, b), (where, a, b)
+        for plate in found["plates"]:
+            assert inside(plate, felt), (where, "a seat's plate is cut off", plate, felt)
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=IDS)
+@pytest.mark.parametrize("device", DEVICES)
 def test_the_blind_nil_panel_leaves_the_seat_plates_clear(
     browser: Browser, server: Server, console: Console, people: list[BrowserContext],
-    width: int, height: int,
+    device: str,
 ) -> None:
-    page = table_page(browser, console, people, width, height)
+    page, sizes = table_page(browser, console, people, device)
     # East-West lead by 150: South, on the trailing side, may bid blind nil.
     open_game(page, server.base, server.new_game(
         level="easy", rules="classic", start={"total": {"NS": 0, "EW": 150}}, dealer="N",
         seed=12))
     expect(page.get_by_role("button", name="Blind nil")).to_be_visible()
-    page.wait_for_timeout(300)
-    where = f"{width}x{height}"
-    shot(page, f"overlaps-blind-{where}")
-    found = parts(page)
-    assert found["blind"] and len(found["plates"]) == 4, (where, found)
-    for plate in found["plates"]:
-        assert not overlap(found["blind"], plate), (where, found["blind"], plate)
-        assert inside(plate, found["felt"]), (where, "a seat's plate is cut off", plate)
-    assert inside(found["blind"], found["felt"]), (where, found["blind"], found["felt"])
+    for width, height in sizes:
+        resize(page, width, height)
+        where = f"{width}x{height}"
+        shot(page, f"overlaps-blind-{where}")
+        found = parts(page)
+        assert found["blind"] and len(found["plates"]) == 4, (where, found)
+        for plate in found["plates"]:
+            assert not overlap(found["blind"], plate), (where, found["blind"], plate)
+            assert inside(plate, found["felt"]), (where, "a seat's plate is cut off", plate)
+        assert inside(found["blind"], found["felt"]), (where, found["blind"], found["felt"])
 
 
 def long_name(prefix: str) -> str:
@@ -135,12 +139,12 @@ def long_name(prefix: str) -> str:
     return f"{prefix} {fresh_name('Kaimana')}"[:24]
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=IDS)
+@pytest.mark.parametrize("device", DEVICES)
 def test_long_names_are_shown_whole(
     browser: Browser, server: Server, console: Console, people: list[BrowserContext],
-    width: int, height: int,
+    device: str,
 ) -> None:
-    host = table_page(browser, console, people, width, height)
+    host, sizes = table_page(browser, console, people, device)
     sign_up(host, server.base, long_name("Leilani"))
     open_table(host, level="Easy", fill_bots=True)
     expect_waiting_room(host)
@@ -152,10 +156,11 @@ def test_long_names_are_shown_whole(
     expect(start).to_be_enabled()
     start.click()
     expect(host.locator("#hand button")).to_have_count(13)
-    host.wait_for_timeout(400)
-    where = f"{width}x{height}"
-    shot(host, f"overlaps-names-{where}")
-    names = parts(host)["names"]
-    assert len(names) >= 6, (where, names)  # four seats, two sides
-    cut = [n for n in names if n["scroll"] > n["client"]]
-    assert not cut, (where, cut)
+    for width, height in sizes:
+        resize(host, width, height)
+        where = f"{width}x{height}"
+        shot(host, f"overlaps-names-{where}")
+        names = parts(host)["names"]
+        assert len(names) >= 6, (where, names)  # four seats, two sides
+        cut = [n for n in names if n["scroll"] > n["client"]]
+        assert not cut, (where, cut)

@@ -12,8 +12,9 @@ from urllib.parse import quote
 
 import pytest
 from harness import CHROMIUM, Console, Server, shot
-from playwright.sync_api import Browser, ConsoleMessage, Error, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from conftest import open_context
 from varaq.worked_examples import EXAMPLES
 
 pytestmark = pytest.mark.browser
@@ -48,20 +49,8 @@ def sized_page(request: pytest.FixtureRequest, browser: Browser, console: Consol
     """A page at each size; the test fails if the page logged an unexpected error."""
     assert CHROMIUM.exists()
     options: dict[str, Any] = SIZES[request.param]
-    context = browser.new_context(**options)
-    context.set_default_timeout(30_000)
-    page = context.new_page()
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            console.errors.append(message.text)
-
-    def on_error(error: Error) -> None:
-        console.errors.append(f"uncaught: {error}")
-
-    page.on("console", on_console)
-    page.on("pageerror", on_error)
-    yield request.param, page
+    context = open_context(browser, console, **options)
+    yield request.param, context.new_page()
     context.close()
     assert not console.unexpected(), f"console errors: {console.unexpected()}"
 

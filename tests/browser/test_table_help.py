@@ -17,8 +17,6 @@ import pytest
 from harness import SETTLED_JS, Console, Server, shot
 from playwright.sync_api import (
     Browser,
-    ConsoleMessage,
-    Error,
     Locator,
     Page,
     Route,
@@ -37,6 +35,8 @@ from table_driver import (
     wait_for_bid,
     wait_until_ready,
 )
+
+from conftest import open_context
 
 pytestmark = pytest.mark.browser
 
@@ -62,23 +62,11 @@ PHONES = [(390, 844), (360, 640)]
 def phone(request: pytest.FixtureRequest, browser: Browser, console: Console) -> Iterator[Page]:
     """A phone in portrait (``request.param``: width and height), with touch, dark theme."""
     width, height = request.param
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, device_scale_factor=2, is_mobile=True,
-        has_touch=True, color_scheme="dark",
+    context = open_context(
+        browser, console, viewport={"width": width, "height": height}, device_scale_factor=2,
+        is_mobile=True, has_touch=True, color_scheme="dark",
     )
-    context.set_default_timeout(30_000)
-    page = context.new_page()
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            console.errors.append(message.text)
-
-    def on_page_error(error: Error) -> None:
-        console.errors.append(f"uncaught: {error}")
-
-    page.on("console", on_console)
-    page.on("pageerror", on_page_error)
-    yield page
+    yield context.new_page()
     context.close()
     assert not console.unexpected(), f"console errors: {console.unexpected()}"
 
