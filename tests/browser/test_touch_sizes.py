@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 import pytest
-from harness import Console, Server, phone_options, shot
+from harness import Console, Server, phone_options, resize, shot
 from page_tour import EXPECTED_CONSOLE, PHONES, TOUR
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from table_driver import open_game, wait_for_bid, wait_until_ready
@@ -112,22 +112,25 @@ def tour_page(browser: Browser, console: Console, people: list[BrowserContext],
 
 
 @pytest.mark.parametrize("stop", list(TOUR))
-@pytest.mark.parametrize(("width", "height"), PHONES, ids=[f"{w}x{h}" for w, h in PHONES])
 def test_every_control_fits_a_finger_and_every_word_is_readable(
     browser: Browser, server: Server, console: Console, people: list[BrowserContext],
-    width: int, height: int, stop: str,
+    stop: str,
 ) -> None:
-    page = tour_page(browser, console, people, width, height)
+    """Each stop of the tour on each phone: one page, turned from one phone's size to the
+    next (the layout comes from the media queries alone: ``harness.by_device``)."""
+    page = tour_page(browser, console, people, *PHONES[0])
     if stop in EXPECTED_CONSOLE:
         console.allow(EXPECTED_CONSOLE[stop])
     TOUR[stop](page, server)
     assert page.evaluate("matchMedia('(pointer: coarse)').matches"), "not a touch screen"
-    shot(page, f"touch-{stop}-{width}x{height}")
-    short = page.evaluate(SHORT_CONTROLS_JS, TOUCH_PX)
-    small = page.evaluate(SMALL_TEXT_JS, TEXT_PX)
-    assert not short and not small, (
-        f"{stop} at {width}x{height}: controls under {TOUCH_PX} px: {short}; "
-        f"text under {TEXT_PX} px: {small}")
+    for width, height in PHONES:
+        resize(page, width, height)
+        shot(page, f"touch-{stop}-{width}x{height}")
+        short = page.evaluate(SHORT_CONTROLS_JS, TOUCH_PX)
+        small = page.evaluate(SMALL_TEXT_JS, TEXT_PX)
+        assert not short and not small, (
+            f"{stop} at {width}x{height}: controls under {TOUCH_PX} px: {short}; "
+            f"text under {TEXT_PX} px: {small}")
 
 
 #: Each card of the hand, where it shows: the run of points along the middle of its visible
