@@ -1,7 +1,7 @@
 """The daily in a browser: two people on one server get the same first hand and see each other
 on the day's leaderboard with the comparison against the field; a guest comes back to the same
 try; yesterday's daily plays and is marked late; the page fits laptops and phones, light and
-dark (screenshots in ``artifacts/screenshots/daily-*.png``).
+dark (screenshots in ``artifacts/screenshots/daily-*.jpg``).
 
 The server is a ``varaq serve`` of its own whose Hard players sample one layout a decision
 (``VARAQ_DAILY_SAMPLES=1``), so a hand takes moments; South's cards after the first hand are

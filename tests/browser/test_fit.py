@@ -5,7 +5,7 @@ test looks at a game while South bids and again while South plays, in both theme
 the boxes the player needs: the four seats, the trick, every card of the hand, the bid panel
 and every control. Each must lie inside the window, and none may cover another where the
 player would lose something by it. A screenshot of each goes to
-``artifacts/screenshots/fit-*.png``.
+``artifacts/screenshots/fit-*.jpg``.
 """
 
 from __future__ import annotations

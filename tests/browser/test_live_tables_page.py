@@ -4,7 +4,7 @@ it under Live tables on the home page, clicks Watch once, and sees the table wit
 cards played: no hand, nothing that acts, and the table fits the window without scrolling.
 And a quick match tells each person, at the table, how long they waited in the queue.
 
-Screenshots go to ``artifacts/screenshots/live-*.png``.
+Screenshots go to ``artifacts/screenshots/live-*.jpg``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ code and by a /join/{code} link, the profile's tables, and quick match.
 
 Each browser context is a different person.  Everything is done through the page's labels and
 buttons (see ``online_driver.py``); the server's answers are checked with each person's own
-session.  Screenshots go to ``artifacts/screenshots/lobby-*.png``.
+session.  Screenshots go to ``artifacts/screenshots/lobby-*.jpg``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ the page's fit on a laptop and a phone in both themes.
 Each browser context is one person (its own session).  The server is this module's own, with
 a short drop countdown (``--drop-seconds``) so a test never waits a minute for a takeover;
 nothing here asserts how long anything took.  Screenshots go to
-``artifacts/screenshots/online-*.png``.
+``artifacts/screenshots/online-*.jpg``.
 """
 
 from __future__ import annotations

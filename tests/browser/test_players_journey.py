@@ -19,7 +19,7 @@ and the played cards.
 The invitation that reaches a friend's browser and the notification raised for a hidden tab
 are covered by ``tests/browser/test_friends.py`` and are not repeated here.
 
-Screenshots go to ``artifacts/screenshots/journey-*.png``.
+Screenshots go to ``artifacts/screenshots/journey-*.jpg``.
 """
 
 from __future__ import annotations
