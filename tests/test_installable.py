@@ -18,6 +18,7 @@ from starlette.testclient import TestClient
 
 from varaq import __version__
 from varaq.web.app import STATIC_DIR
+from varaq.web.static import module_imports, preload_modules
 from web_helpers import make_app
 
 PAGES = sorted(p.name for p in STATIC_DIR.glob("*.html"))
@@ -105,3 +106,39 @@ def test_the_offline_page_says_so_in_plain_words(tmp_path: Path) -> None:
         assert "You're offline — Varaq needs a connection to deal; we'll" in answer.text
         # It loads the hashed files the worker keeps, so it draws without a connection.
         assert f"/static/{app.state.static_hash}/pwa.js" in answer.text
+
+
+def test_each_page_asks_for_every_script_it_imports_at_once(tmp_path: Path) -> None:
+    """A page names every script its module scripts import, however deep, as a
+    ``modulepreload`` link under this build's prefix: the browser fetches them in one round
+    instead of one round per level of imports.  Each link answers, none is named twice, and a
+    page's own entry scripts are not preloaded again."""
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        prefix = f"/static/{app.state.static_hash}/"
+        html = client.get("/").text
+        preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+        names = [url.removeprefix(prefix) for url in preloads]
+        assert all(url.startswith(prefix) for url in preloads), preloads
+        assert len(names) == len(set(names))
+        # Every script the entries reach, read from the files' own import lines.
+        graph = module_imports(STATIC_DIR)
+        entries = {"app.js", "pwa.js", "deck.js"}
+        reached: set[str] = set()
+        todo = [dep for entry in entries for dep in graph[entry]]
+        while todo:
+            name = todo.pop()
+            if name not in reached:
+                reached.add(name)
+                todo.extend(graph[name])
+        assert set(names) == reached - entries, set(names) ^ (reached - entries)
+        assert {"store.js", "words.js", "cards.js"} <= set(names), names
+        first_script = html.index('<script type="module"')
+        assert all(html.index(url) < first_script for url in preloads)
+        for url in preloads:
+            assert client.get(url).status_code == 200, url
+        # help.js imports pages.js alone; a page of one script without imports is unchanged.
+        assert re.findall(r'modulepreload" href="[^"]+/([^/"]+)"', client.get("/help").text) == [
+            "pages.js"]
+    assert preload_modules('<script type="module" src="/static/x.js"></script>', {}) == (
+        '<script type="module" src="/static/x.js"></script>')

@@ -50,7 +50,7 @@ from ..service.store import Store, default_db_url
 from . import accounts, daily, friends, games, learn, online, pages, players, sockets
 from .security import SecurityHeaders
 from .sessions import Sessions
-from .static import CachedStatic, content_hash, pwa_routes, serve_page
+from .static import CachedStatic, content_hash, module_imports, pwa_routes, serve_page
 
 __all__ = ["create_app", "STATIC_DIR", "RequestContext"]
 
@@ -311,6 +311,7 @@ def create_app(
     app.state.db_url = url
     app.state.static_dir = static
     app.state.static_hash = static_hash
+    app.state.static_modules = module_imports(static)
     app.state.settings = config
     app.state.metrics = metrics.registry_for(app.state)
     app.state.identity = Sessions(config.secret or b"varaq-unset", secure=config.secure_cookies)

@@ -27,7 +27,8 @@ from starlette.types import Scope
 
 from .. import __version__
 
-__all__ = ["content_hash", "CachedStatic", "serve_page", "pwa_routes", "shell_files"]
+__all__ = ["content_hash", "CachedStatic", "serve_page", "pwa_routes", "shell_files",
+           "module_imports", "preload_modules"]
 
 
 def content_hash(folder: Path) -> str:
@@ -57,6 +58,48 @@ class CachedStatic(StaticFiles):
         return response
 
 
+#: A static ``import … from "./x.js"`` (or ``import "./x.js"``) at the start of a line; type
+#: comments such as ``{import("./store.js").State}`` are not imports.
+_IMPORT = re.compile(r'^import\b[^;]*?["\'](\./[\w.-]+\.js)["\']', re.MULTILINE)
+#: A page's module script under the static folder.
+_MODULE_SCRIPT = re.compile(r'<script type="module" src="/static/([\w.-]+\.js)"></script>')
+
+
+def module_imports(folder: Path) -> dict[str, tuple[str, ...]]:
+    """Each script of ``folder`` and the scripts it imports directly, by file name."""
+    graph: dict[str, tuple[str, ...]] = {}
+    for path in sorted(folder.glob("*.js")):
+        found = _IMPORT.findall(path.read_text(encoding="utf-8"))
+        graph[path.name] = tuple(dict.fromkeys(name[2:] for name in found))
+    return graph
+
+
+def preload_modules(html: str, graph: dict[str, tuple[str, ...]]) -> str:
+    """The page with a ``<link rel="modulepreload">`` for every script its module scripts
+    import, however deep, placed before the first of them.
+
+    Without the links a browser learns of ``store.js`` only once ``app.js`` has arrived and
+    been parsed, of ``words.js`` only after ``store.js``, and so on: the home page fetched its
+    33 scripts in four rounds, a round trip each, which a phone on a slow network feels.  With
+    them every script is asked for at once."""
+    entries = _MODULE_SCRIPT.findall(html)
+    if not entries:
+        return html
+    seen: dict[str, None] = {}
+    todo = [dep for entry in entries for dep in graph.get(entry, ())]
+    while todo:
+        name = todo.pop(0)
+        if name in seen or name in entries:
+            continue
+        seen[name] = None
+        todo.extend(graph.get(name, ()))
+    if not seen:
+        return html
+    links = "".join(f'<link rel="modulepreload" href="/static/{name}">\n  ' for name in seen)
+    first = html.index(f'<script type="module" src="/static/{entries[0]}">')
+    return html[:first] + links + html[first:]
+
+
 def serve_page(request: Request, name: str) -> Response:
     """An HTML page from the static folder, pointing at the hashed static files."""
     static: Path = request.app.state.static_dir
@@ -66,7 +109,7 @@ def serve_page(request: Request, name: str) -> Response:
             f"The Varaq page {name} is not installed (web/static/{name} is missing); "
             "the JSON API is at /api/.", status_code=503,
         )
-    html = page.read_text(encoding="utf-8")
+    html = preload_modules(page.read_text(encoding="utf-8"), request.app.state.static_modules)
     prefix = f"/static/{request.app.state.static_hash}/"
     html = html.replace('"/static/', f'"{prefix}')
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
