@@ -40,6 +40,10 @@ def is_phone(width: int, height: int) -> bool:
     return width < 700 or height < 500
 
 
+#: The kinds of device a many-size test opens one table for (see :func:`by_device`).
+DEVICES = ("desktop", "phone")
+
+
 def by_device(sizes: list[tuple[int, int]]) -> dict[str, list[tuple[int, int]]]:
     """Window sizes grouped into "desktop" and "phone".
 
@@ -48,7 +52,7 @@ def by_device(sizes: list[tuple[int, int]]) -> dict[str, list[tuple[int, int]]]:
     turns on its side and a window is resized: the page must lay itself out again from its
     media queries alone.  (Setting the table up again for every size cost the suite minutes.)
     """
-    groups: dict[str, list[tuple[int, int]]] = {"desktop": [], "phone": []}
+    groups: dict[str, list[tuple[int, int]]] = {device: [] for device in DEVICES}
     for width, height in sizes:
         groups["phone" if is_phone(width, height) else "desktop"].append((width, height))
     return groups

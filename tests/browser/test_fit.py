@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import Console, Server, by_device, device_options, resize, shot
+from harness import DEVICES, Console, Server, by_device, device_options, resize, shot
 from playwright.sync_api import Browser, Page
 from table_driver import open_game, wait_for_bid, wait_until_ready
 
@@ -80,7 +80,7 @@ def check_fit(page: Page, phase: str) -> None:
         assert not overlap(a, b), (where, a, b)
 
 
-@pytest.mark.parametrize("device", ["desktop", "phone"])
+@pytest.mark.parametrize("device", DEVICES)
 def test_the_table_fits_the_window(
     browser: Browser, server: Server, console: Console, device: str,
 ) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from harness import Console, Server, by_device, device_options, resize, shot
+from harness import DEVICES, Console, Server, by_device, device_options, resize, shot
 from online_driver import (
     act_once,
     expect_waiting_room,
@@ -467,7 +467,7 @@ def check_fit(page: Page, where: str, *, waiting: bool) -> None:
 SIZES = [(1366, 657), (360, 640), (1280, 720), (1440, 900), (1920, 1080), (390, 844), (844, 390)]
 
 
-@pytest.mark.parametrize("device", ["desktop", "phone"])
+@pytest.mark.parametrize("device", DEVICES)
 def test_the_waiting_room_and_the_online_table_fit(
     browser: Browser, server: Server, console: Console, people: list[BrowserContext],
     device: str,
@@ -487,7 +487,7 @@ def test_the_waiting_room_and_the_online_table_fit(
         for theme in ("light", "dark"):
             host.emulate_media(color_scheme=theme)
             shot(host, f"online-fit-{width}x{height}-waiting-{theme}")
-            check_fit(host, f"waiting {theme}", waiting=True)
+            check_fit(host, f"{width}x{height} waiting {theme}", waiting=True)
     host.get_by_role("button", name="Start", exact=True).click()
     expect(host.locator("#hand button")).to_have_count(13)
     pages = [host, partner]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import Console, Server, by_device, device_options, resize, shot
+from harness import DEVICES, Console, Server, by_device, device_options, resize, shot
 from online_driver import expect_waiting_room, join_by_code, open_table, sign_up
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from table_driver import open_game, wait_for_bid, wait_until_ready
@@ -67,9 +67,6 @@ def table_page(browser: Browser, console: Console, people: list[BrowserContext],
     """A page for ``device`` ("desktop" or "phone") and the sizes it is turned through."""
     sizes = by_device(SIZES)[device]
     return person(browser, console, people, **device_options(device, sizes)), sizes
-
-
-DEVICES = ["desktop", "phone"]
 
 
 @pytest.mark.parametrize("device", DEVICES)
