@@ -10,8 +10,10 @@ page as it stands; they never look at the game's hidden state.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from harness import Server
 from online_driver import expect_waiting_room, fresh_name, open_home, open_table, sign_up
@@ -19,6 +21,7 @@ from playwright.sync_api import Page, expect
 from table_driver import open_game, wait_for_bid, wait_until_ready
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 
 #: Window sizes of the phone checks: the issue's two phones, upright.
 PHONES = [(390, 844), (360, 640)]
@@ -119,3 +122,39 @@ TOUR: dict[str, Callable[[Page, Server], None]] = {
     "ratings": _doc("/players", "Ratings"),
     "not-found": _not_found,
 }
+
+
+# ---------------------------------------------------------------- the accessibility audit
+
+#: CI runs ``npm ci`` first: there a missing axe-core fails the audit instead of skipping it.
+CAN_AUDIT = AXE.exists() or bool(os.environ.get("CI"))
+#: The impacts that fail a page.
+BLOCKING = ("serious", "critical")
+#: The pages allow only their own scripts (Content-Security-Policy); an audited page's context
+#: lets Playwright's script tag in, and nothing else about the page changes.
+AUDIT = {"bypass_csp": True}
+
+#: axe's violations, each with the nodes it found, reduced to what a reader needs.
+RUN_AXE_JS = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => ({target: n.target.join(' '), summary: n.failureSummary})),
+  }));
+}"""
+
+
+def serious_violations(page: Page) -> str:
+    """axe-core's audit of the page as it stands (its context opened with :data:`AUDIT`): each
+    violation axe rates serious or critical, one line per element with what to fix; "" if
+    none."""
+    page.add_script_tag(path=str(AXE))
+    violations: list[dict[str, Any]] = page.evaluate(RUN_AXE_JS)
+    lines = []
+    for v in violations:
+        if v["impact"] not in BLOCKING:
+            continue
+        for node in v["nodes"]:
+            summary = " ".join(str(node["summary"]).split())[:200]
+            lines.append(f"{v['id']} ({v['impact']}) at {node['target']}: {v['help']}. {summary}")
+    return "\n".join(lines)

@@ -91,7 +91,7 @@ def two_at_a_table(browser: Browser, console: Console, people: list[BrowserConte
 # ---------------------------------------------------------------- a table of four people
 
 
-def test_four_people_fill_the_waiting_room_start_and_play_a_hand(
+def test_four_people_fill_the_waiting_room_start_and_play_a_trick(
     browser: Browser, server: Server, console: Console, people: list[BrowserContext],
 ) -> None:
     base = server.base
@@ -154,24 +154,14 @@ def test_four_people_fill_the_waiting_room_start_and_play_a_hand(
     expect(seat_line(host, "top")).to_contain_text("here")
     shot(host, "online-play-four-host")
 
-    moves = play_round_robin(pages, summary_everywhere(pages))
-    assert sum(1 for _, kind in moves if kind == "play") >= 52
+    # Each bids and plays on their own page, past the bids and the first trick (a whole hand
+    # of four people to its summary is the journey's: test_players_journey.py).
+    moves = play_round_robin(pages, lambda: host.locator("#last-trick-button").is_enabled())
+    assert sum(1 for _, kind in moves if kind == "play") >= 4
     assert {i for i, kind in moves if kind == "bid"} == {0, 1, 2, 3}
     for page in pages:
-        expect(page.locator("#summary-dialog")).to_be_visible()
-        expect(page.locator("#summary-ready")).to_contain_text("next hand is dealt in")
-    shot(guest, "online-summary-guest")
-    # Ready, one by one: the others see who is.
-    host.locator("#summary-dialog").get_by_role("button", name="Next hand").click()
-    expect(guest.locator("#summary-ready")).to_contain_text(re.compile(
-        f"Ready: {re.escape(host_name)}"))
-    expect(host.locator("#next-hand")).to_have_text("Ready")
-    for page in pages[1:]:
-        page.locator("#summary-dialog").get_by_role("button", name="Next hand").click()
-    for page in pages:
-        expect(page.locator("#summary-dialog")).to_be_hidden()
-        expect(page.locator("#hand button")).to_have_count(13)
-    assert state_as(host, base, table)["view"]["hand_no"] == 2
+        expect(page.locator(".seat-bid.pending")).to_have_count(0)
+    shot(guest, "online-play-four-guest-after-a-trick")
 
 
 # ---------------------------------------------------------------- two people and bots
@@ -180,8 +170,8 @@ def test_four_people_fill_the_waiting_room_start_and_play_a_hand(
 def test_two_people_with_bots_start_and_play_a_hand(
     browser: Browser, server: Server, console: Console, people: list[BrowserContext],
 ) -> None:
-    host, _ = signed_up(browser, console, people, server.base, "Host")
-    open_table(host, level="Easy", fill_bots=True, timer="60 s")
+    host, host_name = signed_up(browser, console, people, server.base, "Host")
+    table = open_table(host, level="Easy", fill_bots=True, timer="60 s")
     expect_waiting_room(host)
     expect(host.get_by_role("button", name="Start", exact=True)).to_be_disabled()
     expect(host.locator("#waiting-why")).to_have_text("Waiting for 1 more person.")
@@ -212,7 +202,20 @@ def test_two_people_with_bots_start_and_play_a_hand(
     expect(seat_line(turn_page, "bottom")).to_have_text(re.compile(r"^Turn timer: \d+ s$"))
     shot(turn_page, "online-two-people-timer")
     play_round_robin(pages, summary_everywhere(pages))
+    for page in pages:
+        expect(page.locator("#summary-ready")).to_contain_text("next hand is dealt in")
     shot(partner, "online-two-people-summary")
+    # Ready, one by one: the other person sees who is (the computer players need no asking).
+    host.locator("#summary-dialog").get_by_role("button", name="Next hand").click()
+    expect(partner.locator("#summary-ready")).to_contain_text(re.compile(
+        f"Ready: {re.escape(host_name)}"))
+    expect(host.locator("#next-hand")).to_have_text("Ready")
+    expect(host.locator("#summary-dialog")).to_be_visible()
+    partner.locator("#summary-dialog").get_by_role("button", name="Next hand").click()
+    for page in pages:
+        expect(page.locator("#summary-dialog")).to_be_hidden()
+        expect(page.locator("#hand button")).to_have_count(13)
+    assert state_as(host, server.base, table)["view"]["hand_no"] == 2
 
 
 def test_a_quick_match_of_four_plays_past_the_bids(

@@ -10,6 +10,8 @@ issue's two phones, with touch (``pointer: coarse``), and:
   is what the finger hits.  The one exception is a link inside running text (a sentence with
   words of its own around the link), which WCAG 2.5.8 leaves to the line height;
 * every visible text node's computed font size is at least 12 px;
+* axe-core's accessibility audit finds nothing serious at the first phone's size (the laptop's
+  audit is ``test_accessibility.py``'s; each stop's page is opened once for both checks);
 * on the table, each of the 13 cards shows a strip at least 32 px wide, and a tap at the
   centre of that strip lands on that card and lifts it (or, for a card that may not be played,
   says why that card).
@@ -22,7 +24,7 @@ from typing import Any
 
 import pytest
 from harness import Console, Server, phone_options, resize, shot
-from page_tour import EXPECTED_CONSOLE, PHONES, TOUR
+from page_tour import AUDIT, CAN_AUDIT, EXPECTED_CONSOLE, PHONES, TOUR, serious_violations
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from table_driver import open_game, wait_for_bid, wait_until_ready
 
@@ -108,21 +110,25 @@ SMALL_TEXT_JS = """(least) => {
 
 def tour_page(browser: Browser, console: Console, people: list[BrowserContext],
               width: int, height: int) -> Page:
-    return person(browser, console, people, **phone_options(width, height))
+    return person(browser, console, people, **phone_options(width, height), **AUDIT)
 
 
 @pytest.mark.parametrize("stop", list(TOUR))
-def test_every_control_fits_a_finger_and_every_word_is_readable(
+def test_every_control_fits_a_finger_every_word_is_readable_and_axe_finds_nothing_serious(
     browser: Browser, server: Server, console: Console, people: list[BrowserContext],
     stop: str,
 ) -> None:
     """Each stop of the tour on each phone: one page, turned from one phone's size to the
-    next (the layout comes from the media queries alone: ``harness.by_device``)."""
+    next (the layout comes from the media queries alone: ``harness.by_device``), audited by
+    axe-core at the first."""
     page = tour_page(browser, console, people, *PHONES[0])
     if stop in EXPECTED_CONSOLE:
         console.allow(EXPECTED_CONSOLE[stop])
     TOUR[stop](page, server)
     assert page.evaluate("matchMedia('(pointer: coarse)').matches"), "not a touch screen"
+    if CAN_AUDIT:
+        blocking = serious_violations(page)
+        assert not blocking, f"{stop} on a {PHONES[0][0]}x{PHONES[0][1]} phone:\n{blocking}"
     for width, height in PHONES:
         resize(page, width, height)
         shot(page, f"touch-{stop}-{width}x{height}")
