@@ -42,9 +42,16 @@ class HardV02(HardV02Bot):
         super().__init__(samples=samples())
 
 
+def solver_cards() -> int | None:
+    """``VARAQ_BENCH_SOLVER_CARDS``: where today's Hard starts solving its layouts (an
+    experiment's knob; unset, Hard's own default)."""
+    text = os.environ.get("VARAQ_BENCH_SOLVER_CARDS", "")
+    return int(text) if text else None
+
+
 class NewHard(HardBot):
     def __init__(self) -> None:
-        super().__init__(samples=samples())
+        super().__init__(samples=samples(), solver_cards=solver_cards())
 
 
 def _rng(game: Game) -> random.Random:

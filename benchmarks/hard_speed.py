@@ -1,7 +1,7 @@
 """How long the Hard player takes per decision.  Prints ONE JSON document.
 
     python benchmarks/hard_speed.py [--decisions 200] [--budget 0.6] [--rules classic] [--seed 1]
-                                    [--bot hard|expert]
+                                    [--bot hard|expert] [--solver-cards N] [--samples N]
 
 Hard (or Expert, ``--bot expert``) sits North and South with its default settings (or
 ``--budget``) against Normal; Hard's bids are asked as a table asks them (a fixed
@@ -9,6 +9,9 @@ Hard (or Expert, ``--bot expert``) sits North and South with its default setting
 matches are played from seeded deals until Hard has made ``--decisions`` decisions.  Every
 decision counts, the forced ones (a single legal card) included, because a player waits for all
 of them; the figures for the decisions Hard actually searched are given beside them.
+``--solver-cards`` moves where Hard starts solving its layouts and ``--samples`` fixes their
+number (the strength legs' ``--fixed``), to time a change before measuring its strength; the
+layouts each searched card play got are reported too.
 
 Times are wall-clock seconds (``time.perf_counter``): the goal of issue 3 is what a player
 feels, ≤ 1.0 s at the 95th percentile on one core of this 2-core machine.  Run it on a quiet
@@ -24,6 +27,7 @@ import argparse
 import json
 import platform
 import random
+import re
 import statistics
 import sys
 import time
@@ -58,9 +62,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot", choices=("hard", "expert"), default="hard")
+    parser.add_argument("--solver-cards", type=int, default=None,
+                        help="solve the layouts from this many cards a hand (default: the bot's)")
+    parser.add_argument("--samples", type=int, default=None,
+                        help="exactly this many layouts a decision instead of the budget")
     args = parser.parse_args(argv)
     kind = HardBot if args.bot == "hard" else ExpertBot
-    hard = kind() if args.budget is None else kind(time_budget=args.budget)
+    options: dict[str, Any] = {"samples": args.samples, "solver_cards": args.solver_cards}
+    if args.budget is not None:
+        options["time_budget"] = args.budget
+    hard = kind(**options)
     # A table asks Hard's bids with a fixed number of layouts (service/driver.py ``_how``).
     table_bids = HardBot(samples=BID_SAMPLES) if args.bot == "hard" else None
     normal = NormalBot()
@@ -68,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     searched: list[float] = []
     sampled = {True: [0, 0.0], False: [0, 0.0]}  # use_bids -> [layouts, seconds]
     by_phase: dict[str, list[float]] = {}
+    play_layouts: list[int] = []
     game_no = 0
     while len(times) < args.decisions:
         g = Game(args.rules, seed=f"{args.seed}:{game_no}")
@@ -91,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
             by_phase.setdefault(view.phase, []).append(spent)
             if "layouts" in decision.reason:
                 searched.append(spent)
+                counted = re.search(r"of (\d+) layouts", decision.reason)
+                if view.phase == "play" and counted:
+                    play_layouts.append(int(counted.group(1)))
                 for use_bids in (True, False):
                     started = time.perf_counter()
                     Sampler(view, use_bids=use_bids).layouts(random.Random(0), 50)
@@ -103,9 +118,14 @@ def main(argv: list[str] | None = None) -> int:
         "python": platform.python_version(),
         "rules": args.rules,
         "time_budget_s": hard.time_budget,
+        "samples": hard.samples,
+        "solver_cards": hard.solver_cards,
         "all_decisions": _stats(times),
         "searched_decisions": _stats(searched),
         "by_phase": {phase: _stats(ts) for phase, ts in sorted(by_phase.items())},
+        "layouts_per_searched_play": (
+            {"min": min(play_layouts), "p50": statistics.median(play_layouts),
+             "mean": round(statistics.mean(play_layouts), 1)} if play_layouts else None),
         "layouts_per_second": {
             "weighed_by_bids": int(sampled[True][0] / sampled[True][1]) if sampled[True][1] else 0,
             "constraints_only": (
