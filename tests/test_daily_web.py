@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from sqlalchemy import func, select, update
@@ -19,6 +20,7 @@ from starlette.testclient import TestClient
 
 from online_helpers import Person, sign_up, wait_until
 from varaq import Game
+from varaq.bots import advice
 from varaq.cards import hand_text
 from varaq.daily import DAILY_RULES, daily_seed
 from varaq.service.daily import Daily, DailyTryRow
@@ -31,12 +33,20 @@ DAY = date(2026, 12, 1)
 SECRET = b"the daily tests' server secret"
 
 
+#: Layouts a Hard bid is priced over here (a table's is ``advice.BID_SAMPLES``, 20): these
+#: tests are about the daily's tries and boards, not the quality of the bids, and 20 solved
+#: full deals a bid were most of their time.
+QUICK_BID_SAMPLES = 4
+
+
 @contextmanager
 def served(tmp_path: Path, secret: bytes = SECRET, today: date = DAY) -> Iterator[TestClient]:
-    """A server whose daily is played by Hard players sampling one layout a decision (quick,
-    and as deterministic as the real count), on a fixed "today"."""
+    """A server whose daily is played by Hard players sampling one layout a card and
+    :data:`QUICK_BID_SAMPLES` a bid (quick, and as deterministic as the real counts), on a
+    fixed "today".  The server runs in this process, so the bid count read when a table asks
+    for a bid (``advice.decision_seed``) is the patched one."""
     app: Starlette = make_app(tmp_path, secret=secret)
-    with TestClient(app) as client:
+    with patch.object(advice, "BID_SAMPLES", QUICK_BID_SAMPLES), TestClient(app) as client:
         app.state.daily = Daily(app.state.tables, samples=1, today=lambda: today)
         yield client
 
