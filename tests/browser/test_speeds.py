@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 from harness import Server
+from online_driver import act_once
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from table_driver import playable_cards, visible_point
 
 pytestmark = pytest.mark.browser
 
@@ -46,25 +46,9 @@ def paced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-#: What South's page waits for: "bid", "play", "done" (the tricks timed are over) or "".
-SOUTH_TURN_JS = f"""() => {{
-  if (window.__cleared.length >= {TRICKS}) return 'done';
-  const bids = document.getElementById('bid-panel');
-  if (bids && !bids.hidden && document.querySelector('#bid-grid button.bid:enabled')) {{
-    return 'bid';
-  }}
-  return document.querySelector('#hand button.playable') ? 'play' : '';
-}}"""
-
-
-def bid_three(page: Page) -> None:
-    """South bids at once (3, or whatever is open nearest to it)."""
-    for name in ("Bid 3", "Bid 2", "Bid 4", "Bid 1"):
-        choice = page.get_by_role("button", name=name, exact=True)
-        if choice.is_enabled():
-            choice.click()
-            return
-    raise AssertionError("no ordinary bid was open to South")
+#: What a page shows once South's bid or card has gone (the next turn is not asked before).
+GONE_JS = {"bid": "() => !document.querySelector('#bid-grid button.bid:enabled')",
+           "play": "() => !document.querySelector('#hand button.playable')"}
 
 
 def open_speed(browser: Browser, server: Server, speed: str) -> tuple[BrowserContext, Page]:
@@ -91,20 +75,12 @@ def play_tricks(browser: Browser, server: Server, speeds: list[str]) -> dict[str
             assert time.monotonic() < deadline, f"the tables did not finish: {sorted(waiting)}"
             for speed in sorted(waiting):
                 page = pages[speed]
-                turn = page.evaluate(SOUTH_TURN_JS)
-                if turn == "done":
+                if page.evaluate("window.__cleared.length") >= TRICKS:
                     waiting.discard(speed)
-                elif turn == "bid":
-                    bid_three(page)
-                    page.wait_for_function(
-                        "() => !document.querySelector('#bid-grid button.bid:enabled')")
-                elif turn == "play":
-                    card = playable_cards(page).first
-                    x, y = visible_point(card)
-                    page.mouse.click(x, y)
-                    # South's card lands before the page is asked for the next turn.
-                    page.wait_for_function(
-                        "() => !document.querySelector('#hand button.playable')")
+                    continue
+                kind = act_once(page)  # South bids 3 or plays its first playable card
+                if kind in GONE_JS:
+                    page.wait_for_function(GONE_JS[kind])
             pages[speeds[0]].wait_for_timeout(50)
         return {speed: page.evaluate("({cards: window.__cards, cleared: window.__cleared})")
                 for speed, page in pages.items()}
