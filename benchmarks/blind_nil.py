@@ -5,6 +5,8 @@ prints ONE JSON document.
                                    [--also-always] [--jobs 2]
     python benchmarks/blind_nil.py --spots [--deals 1000] [--rules JSON]
     python benchmarks/blind_nil.py --table [--deals 2000] [--jobs 2]
+    python benchmarks/blind_nil.py --branch 16 [--matches 4000] [--policies estimate]
+                                   [--minutes M] [--rules JSON]
 
 Issue 7: Normal and Hard bid blind nil whenever the table allowed it.  Now they bid it when
 their estimate (``varaq.bots.blind``) says it pays at the score.  This script measures:
@@ -25,6 +27,18 @@ their estimate (``varaq.bots.blind``) says it pays at the score.  This script me
   or looks at the first deal and Normal plays the match out (never bidding blind nil again),
   ``--deals`` seeded times each way; the share of matches won both ways beside what
   ``match_chances`` predicted;
+- with ``--branch K``, **the decision in matches, measured where it is taken**: the same
+  difference in match wins as the default (a policy against never), with far less noise.
+  Each seeded match is played by Normal at every seat, side a (North-South in even matches,
+  East-West in odd ones) looking as never would, until side a's first blind choice where the
+  policy bids blind nil.  A match that never reaches one is won the same way under either
+  policy, so its difference is exactly 0.  Where it does, the match is branched: K times it is
+  finished with the blind nil (side a then following the policy), and K times with a look (side
+  a then never bidding one), the K continuations of each branch dealt the same later hands
+  (common random numbers).  The match's difference is the blind branches' win share minus the
+  looking ones'; the mean over all matches, with its t interval, is the policy's gain in win
+  rate over never.  It is the arena's quantity without the noise of the matches in which the
+  decision never came up, and of the deals both branches share.
 - with ``--table``, **the odds**: ``varaq.bots.blind.measure_odds`` for every exchange size
   (0-4) with and without jokers, the figures ``ODDS`` in ``src/varaq/bots/blind.py`` holds.
 """
@@ -122,6 +136,104 @@ def spots(rules: Rules, deals: int, seed: int, jobs: int) -> dict[str, Any]:
         rows = pool.map(_spot, jobs_list, chunksize=1)
     return {"benchmark": "blind_nil_spots", "rules": rules.to_spec(), "seed": seed,
             "spots": rows}
+
+
+def _finish(game: Game, side_a: int, a_bot: NormalBot, b_bot: NormalBot) -> None:
+    """Play ``game`` to the end of the match, side ``side_a`` with ``a_bot``."""
+    rng = random.Random(0)  # Normal never draws from it
+    while game.phase != OVER and game.hand_no < 100:
+        if game.phase == DEAL:
+            game.deal()
+            continue
+        bot = a_bot if game.turn & 1 == side_a else b_bot
+        game.apply(bot.act(game.view(game.turn), rng))
+
+
+def _branch_match(job: tuple[Rules, str, int, int, int]) -> dict[str, Any]:
+    """One seeded match, branched at side a's first blind nil by ``policy`` (see the module
+    docstring, ``--branch``)."""
+    rules, policy, index, seed, k = job
+    chooser, never = NormalBot(blind_nil=policy), NormalBot(blind_nil="never")
+    rng = random.Random(0)
+    side_a = index & 1
+    game = Game(rules, seed=f"{seed}:branch:{index}")
+    while game.phase != OVER and game.hand_no < 100:
+        if game.phase == DEAL:
+            game.deal()
+            continue
+        view = game.view(game.turn)
+        if game.phase == BLIND and game.turn & 1 == side_a and \
+                chooser.act(view, rng) == BLIND_NIL:
+            wins, margins = {}, {}
+            for first, a_bot in ((BLIND_NIL, chooser), (LOOK, never)):
+                won = margin = 0
+                for j in range(k):
+                    g = game.copy()
+                    g.seed = f"{seed}:branch:{index}:{j}"  # the later deals of continuation j
+                    g.apply(first)
+                    _finish(g, side_a, a_bot, never)
+                    won += g.winner == side_a
+                    margin += g.totals[side_a] - g.totals[1 - side_a]
+                wins[first], margins[first] = won, margin
+            side = game.totals[side_a], game.totals[1 - side_a]
+            bags = game.bags[side_a], game.bags[1 - side_a]
+            return {"index": index, "diverged": True, "totals": side, "bags": bags,
+                    "blind_wins": wins[BLIND_NIL], "look_wins": wins[LOOK],
+                    "difference": (wins[BLIND_NIL] - wins[LOOK]) / k,
+                    "points": (margins[BLIND_NIL] - margins[LOOK]) / k}
+        game.apply(never.act(view, rng))
+    return {"index": index, "diverged": False, "difference": 0.0, "points": 0.0}
+
+
+def branch(
+    policy: str, rules: Rules, matches: int, seed: int, k: int, jobs: int,
+    minutes: float | None,
+) -> dict[str, Any]:
+    """``policy`` against never, branched where the policy bids (``--branch``)."""
+    started = time.perf_counter()
+    deadline = None if minutes is None else started + 60 * minutes
+    rows: list[dict[str, Any]] = []
+    jobs_list = [(rules, policy, i, seed, k) for i in range(matches)]
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for row in pool.imap_unordered(_branch_match, jobs_list, chunksize=4):
+            rows.append(row)
+            if len(rows) % 200 == 0:
+                print(f"{policy}: {len(rows)} matches", file=sys.stderr)
+            if deadline is not None and time.perf_counter() > deadline:
+                pool.terminate()
+                break
+    diffs = [r["difference"] for r in rows]
+    spots_rows = [r for r in rows if r["diverged"]]
+    ci = mean_ci95(diffs)
+    out: dict[str, Any] = {
+        "a": f"normal, blind nil: {policy}", "b": "normal, blind nil: never",
+        "matches": len(rows), "continuations_per_branch": k,
+        "matches_with_a_blind_nil": len(spots_rows),
+        "difference_match_wins_per_match": {
+            "mean": round(ci.mean, 5), "ci95": [round(ci.low, 5), round(ci.high, 5)],
+            "se": round(ci.se, 5)},
+    }
+    # The final margin (a's total minus b's), blind branch minus looking one: the points the
+    # policy costs or brings in a whole match.
+    points = mean_ci95([r["points"] for r in rows])
+    out["difference_final_margin_per_match"] = {
+        "mean": round(points.mean, 2), "ci95": [round(points.low, 2), round(points.high, 2)]}
+    if len(spots_rows) > 1:
+        at = mean_ci95([r["difference"] for r in spots_rows])
+        out["difference_match_wins_where_bid"] = {
+            "mean": round(at.mean, 4), "ci95": [round(at.low, 4), round(at.high, 4)]}
+        # The same gain split by the opponents' bags at the spot (the refinement race_pays
+        # names): where a penalty is near, the trailing side has more time.
+        by_bags: dict[str, list[float]] = {}
+        for r in spots_rows:
+            key = "opponents 8+ bags" if r["bags"][1] >= rules.bag_limit - 2 else "fewer"
+            by_bags.setdefault(key, []).append(r["difference"])
+        out["where_bid_by_opponents_bags"] = {
+            key: {"spots": len(v), "mean": round(mean_ci95(v).mean, 4),
+                  "ci95": [round(mean_ci95(v).low, 4), round(mean_ci95(v).high, 4)]}
+            for key, v in sorted(by_bags.items())}
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    return out
 
 
 def _side(result: ArenaResult, which: str) -> dict[str, Any]:
@@ -233,6 +345,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--table", action="store_true", help="measure the odds table instead")
     p.add_argument("--spots", action="store_true",
                    help="compare the model's win chances with matches played out instead")
+    p.add_argument("--branch", type=int, default=0, metavar="K",
+                   help="measure the policy in matches branched where it bids, K "
+                        "continuations a branch (see the module docstring)")
+    p.add_argument("--race-bag-room", default=None, metavar="N|off",
+                   help="set varaq.bots.blind.RACE_BAG_ROOM for this run (the estimate "
+                        "skips the race's blind nil with the opponents N bags or fewer short "
+                        "of the limit; off: bags not weighed)")
     p.add_argument("--deals", type=int, default=2000,
                    help="deals per table entry or per spot and choice (2000)")
     p.add_argument("--matches", type=int, default=1000,
@@ -248,6 +367,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--minutes", type=float, default=None,
                    help="time box for each arena: the matches finished by then")
     args = p.parse_args(argv)
+    if args.race_bag_room is not None:
+        import varaq.bots.blind as blind_module
+
+        room = args.race_bag_room
+        blind_module.RACE_BAG_ROOM = None if room == "off" else int(room)
     spec = json.loads(args.rules) if args.rules.lstrip().startswith("{") else args.rules
     rules = Rules.from_spec(spec)
     if args.table:
@@ -264,8 +388,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.also_always and "always" not in policies:
             policies.append("always")
         for policy in policies:
+            if args.branch:
+                out[f"{policy}_vs_never_branched"] = branch(
+                    policy, rules, args.matches, args.seed, args.branch, args.jobs,
+                    args.minutes)
+                continue
             out[f"{policy}_vs_never"] = duel(policy, rules, args.matches, args.seed, args.jobs,
                                              args.minutes)
+    from varaq.bots.blind import RACE_BAG_ROOM
+
+    out["race_bag_room"] = RACE_BAG_ROOM
     out["machine"] = machine()
     print(json.dumps(out, indent=2))
     return 0

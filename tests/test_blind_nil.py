@@ -180,3 +180,30 @@ def test_the_table_agrees_with_a_fresh_measurement() -> None:
     stored = odds_for(CLASSIC)
     assert abs(fresh.made - stored.made) < 0.15
     assert abs(fresh.pace - stored.pace) < 20
+
+
+def test_the_race_looks_when_the_opponents_are_near_a_bag_penalty() -> None:
+    """Their penalty near gives the trailing side time: matches branched at the choice found
+    no gain from a race blind nil with the opponents 8 or 9 bags in (issue 17)."""
+    odds = odds_for(NO_EXCHANGE)
+    assert race_pays(NO_EXCHANGE, odds, 300, 450, their_bags=7)
+    assert not race_pays(NO_EXCHANGE, odds, 300, 450, their_bags=8)
+    assert not race_pays(NO_EXCHANGE, odds, 300, 450, their_bags=9)
+    # The room is counted from the table's limit; with no penalty bags do not matter.
+    assert race_pays(NO_EXCHANGE.with_options(bag_limit=15), odds, 300, 450, their_bags=9)
+    assert race_pays(NO_EXCHANGE.with_options(bag_penalty=0), odds, 300, 450, their_bags=9)
+    for their_bags, expected in ((0, BLIND_NIL), (7, BLIND_NIL), (8, LOOK), (9, LOOK)):
+        game = Game(NO_EXCHANGE, seed=1, totals=(300, 450), bags=(0, their_bags), dealer=3)
+        game.deal()
+        decision = choose_blind(game.view(0))
+        assert decision.action == expected, their_bags
+        for name in ("normal", "hard"):
+            assert make_bot(name).decide(game.view(0), random.Random(0)).action == expected
+    assert decision.reason == (
+        "Look at the cards: about 25% of blind nils make it at this table, and with 9 bags "
+        "they are close to a penalty, which gives us time to catch up"
+    )
+    # With an exchange a blind nil pays in points, and the bags do not turn it.
+    game = Game(CLASSIC, seed=1, totals=(300, 450), bags=(0, 9), dealer=3)
+    game.deal()
+    assert choose_blind(game.view(0)).action == BLIND_NIL
