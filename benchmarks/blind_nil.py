@@ -63,6 +63,7 @@ from engine import machine  # noqa: E402  (benchmarks/engine.py: cores, CPU, loa
 from varaq import Game  # noqa: E402
 from varaq.actions import BLIND_NIL, LOOK  # noqa: E402
 from varaq.arena import ArenaConfig, ArenaResult, run_arena  # noqa: E402
+from varaq.bots import blind as blind_policy  # noqa: E402  (RACE_BAG_ROOM, set per run)
 from varaq.bots.blind import (  # noqa: E402
     BLIND_POLICIES,
     match_chances,
@@ -222,16 +223,20 @@ def branch(
         at = mean_ci95([r["difference"] for r in spots_rows])
         out["difference_match_wins_where_bid"] = {
             "mean": round(at.mean, 4), "ci95": [round(at.low, 4), round(at.high, 4)]}
-        # The same gain split by the opponents' bags at the spot (the refinement race_pays
-        # names): where a penalty is near, the trailing side has more time.
+        # The same gain split by the opponents' bags at the spot, at race_pays's own room (2
+        # when the run turns it off): where a penalty is near, the trailing side has more time.
+        room = blind_policy.RACE_BAG_ROOM if blind_policy.RACE_BAG_ROOM is not None else 2
+        near = f"opponents {rules.bag_limit - room}+ bags"
         by_bags: dict[str, list[float]] = {}
         for r in spots_rows:
-            key = "opponents 8+ bags" if r["bags"][1] >= rules.bag_limit - 2 else "fewer"
+            key = near if r["bags"][1] >= rules.bag_limit - room else "fewer"
             by_bags.setdefault(key, []).append(r["difference"])
-        out["where_bid_by_opponents_bags"] = {
-            key: {"spots": len(v), "mean": round(mean_ci95(v).mean, 4),
-                  "ci95": [round(mean_ci95(v).low, 4), round(mean_ci95(v).high, 4)]}
-            for key, v in sorted(by_bags.items())}
+        out["where_bid_by_opponents_bags"] = {}
+        for key, v in sorted(by_bags.items()):
+            part = mean_ci95(v)
+            out["where_bid_by_opponents_bags"][key] = {
+                "spots": len(v), "mean": round(part.mean, 4),
+                "ci95": [round(part.low, 4), round(part.high, 4)]}
     out["seconds"] = round(time.perf_counter() - started, 1)
     return out
 
@@ -368,10 +373,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="time box for each arena: the matches finished by then")
     args = p.parse_args(argv)
     if args.race_bag_room is not None:
-        import varaq.bots.blind as blind_module
-
         room = args.race_bag_room
-        blind_module.RACE_BAG_ROOM = None if room == "off" else int(room)
+        blind_policy.RACE_BAG_ROOM = None if room == "off" else int(room)
     spec = json.loads(args.rules) if args.rules.lstrip().startswith("{") else args.rules
     rules = Rules.from_spec(spec)
     if args.table:
@@ -395,9 +398,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             out[f"{policy}_vs_never"] = duel(policy, rules, args.matches, args.seed, args.jobs,
                                              args.minutes)
-    from varaq.bots.blind import RACE_BAG_ROOM
-
-    out["race_bag_room"] = RACE_BAG_ROOM
+    out["race_bag_room"] = blind_policy.RACE_BAG_ROOM
     out["machine"] = machine()
     print(json.dumps(out, indent=2))
     return 0
