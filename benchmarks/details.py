@@ -1,0 +1,93 @@
+"""Read ``strength.py --details`` files; prints ONE JSON document.
+
+    python benchmarks/details.py FIRST.jsonl [SECOND.jsonl ...] [--bag-cost 10] [--counts]
+
+For each file, side a's points a hand minus side b's (both tables of a deal, halved, as the
+arena counts them) with a t interval over the deals all files share, plainly and with every
+new bag charged ``--bag-cost`` points (a hand from 0-0 never pays a bag penalty, while in a
+match each bag brings a tenth of one); for each later file, its paired change against the
+first.  With ``--counts``, each side's contracts without a nil are tabled by the side's bid
+minus the perfect-play count of the actual deal from the opening lead (the compiled solver)
+and by tricks taken minus bid: where the contracts are made or set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))  # the working tree's varaq, not an installed one
+
+from varaq.solver import Solver  # noqa: E402
+from varaq.stats import mean_ci95  # noqa: E402
+
+
+def _load(path: str, bag_cost: float) -> dict[int, tuple[float, float]]:
+    out = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            deal = json.loads(line)
+            raw = charged = 0.0
+            for t in deal["tables"]:
+                a, b = t["a_side"], 1 - t["a_side"]
+                raw += t["score"][a] - t["score"][b]
+                charged += t["score"][a] - t["score"][b] \
+                    - bag_cost * (t["new_bags"][a] - t["new_bags"][b])
+            out[deal["deal"]] = (raw / 2, charged / 2)
+    return out
+
+
+def _ci(values: list[float]) -> dict[str, Any]:
+    ci = mean_ci95(values)
+    return {"mean": round(ci.mean, 2), "ci95": [round(ci.low, 2), round(ci.high, 2)]}
+
+
+def counts(path: str) -> dict[str, dict[str, dict[str, int]]]:
+    """Side -> "bid - perfect count" -> "tricks - bid" -> contracts (both clamped to +-2/3)."""
+    table: dict[str, Counter[tuple[int, int]]] = {"a": Counter(), "b": Counter()}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            for t in json.loads(line)["tables"]:
+                if 0 in t["bids"]:
+                    continue
+                leader = (t["dealer"] + 1) & 3
+                for side in (0, 1):
+                    perfect = Solver(side).value(t["dealt"], leader, (), False, 6)
+                    bid = t["bids"][side] + t["bids"][side + 2]
+                    took = t["tricks"][side] + t["tricks"][side + 2]
+                    who = "a" if side == t["a_side"] else "b"
+                    table[who][(max(-2, min(2, bid - perfect)), max(-3, min(3, took - bid)))] += 1
+    return {who: {f"{over:+d}": {f"{m:+d}": n for (o, m), n in sorted(c.items()) if o == over}
+                  for over in sorted({o for o, _ in c})} for who, c in table.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("files", nargs="+")
+    p.add_argument("--bag-cost", type=float, default=10.0)
+    p.add_argument("--counts", action="store_true")
+    args = p.parse_args(argv)
+    data = [_load(f, args.bag_cost) for f in args.files]
+    common = sorted(set.intersection(*(set(d) for d in data)))
+    out: dict[str, Any] = {"benchmark": "strength_details", "deals": len(common),
+                           "bag_cost": args.bag_cost, "files": {}}
+    for path, d in zip(args.files, data, strict=True):
+        row = {"a_minus_b": _ci([d[k][0] for k in common]),
+               "a_minus_b_bags_charged": _ci([d[k][1] for k in common])}
+        if d is not data[0]:
+            row["change"] = _ci([d[k][0] - data[0][k][0] for k in common])
+            row["change_bags_charged"] = _ci([d[k][1] - data[0][k][1] for k in common])
+        if args.counts:
+            row["contracts_by_bid_minus_perfect_count"] = counts(path)
+        out["files"][path] = row
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
