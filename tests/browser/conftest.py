@@ -67,8 +67,17 @@ def open_context(browser: Browser, console: Console, **options: Any) -> BrowserC
     It asks for reduced motion unless the test says otherwise: the page then lands each card
     without its slide (the pace of the table is kept), and a software-rendered Chromium spends
     about a quarter less of the machine's two cores on a hand.  What the animations look like
-    and how long they dwell is ``test_speeds.py``'s business, in contexts of its own."""
+    and how long they dwell is ``test_speeds.py``'s business, in contexts of its own.
+
+    It also keeps the service worker out unless the test says otherwise: every new context
+    would install it, and its install fetches and stores the whole app shell, about 0.6 s of
+    CPU of the 1.5-2 s a fresh context's first page costs here (measured by loading the home
+    page and the table in eight fresh contexts each way).  The suite opens hundreds of
+    contexts.  Pages work the same without it (it only serves the static files from its cache
+    and the offline page); ``test_app_install.py`` installs it and tests what it does, and the
+    players' journey plays its match with it, as a player's browser has it."""
     options.setdefault("reduced_motion", "reduce")
+    options.setdefault("service_workers", "block")
     context = browser.new_context(**options)
     context.set_default_timeout(30_000)
 

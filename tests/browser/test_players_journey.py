@@ -98,8 +98,10 @@ class Player:
 def newcomer(browser: Browser, console: Console, people: list[BrowserContext], base: str,
              prefix: str) -> Player:
     """One more person at their own browser, signed up, their frames recorded from the
-    first page on."""
-    page = person(browser, console, people)
+    first page on.  Their browser installs the service worker, as a player's does (the other
+    browser tests keep it out, see ``conftest.open_context``): the whole match is played with
+    the worker serving the static files."""
+    page = person(browser, console, people, service_workers="allow")
     frames = record_frames(page)
     name = fresh_name(prefix)
     sign_up(page, base, name)
@@ -358,6 +360,8 @@ def test_four_people_finish_a_match_watched_live_and_find_it_on_their_profiles(
 
     # 1 and 2: the match, watched from Live tables from its first card to its end.
     table = seat_four_and_start(players, base)
+    for p in players:  # the service worker serves each player's table, as at home
+        p.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     watch_from_live_tables(watcher, players[0], base, table)
     moves = play_to_the_end(players, watcher)
     final = state_as(players[0].page, base, table)
