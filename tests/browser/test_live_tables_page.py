@@ -122,9 +122,10 @@ def test_a_public_table_is_watched_from_live_tables_in_one_click(
         if watchers[0].locator("#trick .card").count() and watchers[1].locator(
                 "#trick .card").count():
             # What each watcher shows now (the computer player may sweep the trick a moment
-            # later, so it is read here, not after).
-            seen = [{c.get_attribute("data-card") for c in w.locator("#trick .card").all()}
-                    for w in watchers]
+            # later, so it is read here, not after, and in one step: card by card, a card
+            # listed could be gone before its own read).
+            seen = [set(w.locator("#trick .card").evaluate_all(
+                        "(cards) => cards.map((c) => c.dataset.card)")) for w in watchers]
             if all(seen):
                 break
         if not any(act_once(p) for p in pages):
