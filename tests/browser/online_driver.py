@@ -115,9 +115,19 @@ def open_table(
 
 
 def join_by_code(page: Page, code: str) -> str:
-    """Type a table's code on the home page and join; the table's id."""
-    page.get_by_label("Table code").fill(code)
+    """Type a table's code on the home page and join; the table's id.
+
+    A refusal fails at once with the page's own words (the code typed, and what the home page
+    said), not after a wait for a table page that will never come."""
+    field = page.get_by_label("Table code")
+    field.fill(code)
     page.get_by_role("button", name="Join table").click()
+    page.wait_for_function(
+        "() => location.pathname.startsWith('/play/')"
+        " || !document.getElementById('lobby-error').hidden")
+    error = page.locator("#lobby-error")
+    assert not error.is_visible(), (
+        f"joining {code!r} (field: {field.input_value()!r}): {error.inner_text()}")
     return table_id(page)
 
 
