@@ -1,6 +1,7 @@
 """Read ``strength.py --details`` files; prints ONE JSON document.
 
     python benchmarks/details.py FIRST.jsonl [SECOND.jsonl ...] [--bag-cost 10] [--counts]
+                                 [--by-nil]
 
 For each file, side a's points a hand minus side b's (both tables of a deal, halved, as the
 arena counts them) with a t interval over the deals all files share, plainly and with every
@@ -8,7 +9,9 @@ new bag charged ``--bag-cost`` points (a hand from 0-0 never pays a bag penalty,
 match each bag brings a tenth of one); for each later file, its paired change against the
 first.  With ``--counts``, each side's contracts without a nil are tabled by the side's bid
 minus the perfect-play count of the actual deal from the opening lead (the compiled solver)
-and by tricks taken minus bid: where the contracts are made or set.
+and by tricks taken minus bid: where the contracts are made or set.  With ``--by-nil``, each
+side's cards of a deal (played once by each player, at the two tables) are a pair: a's score
+with them minus b's, grouped by who bid nil on them, with each group's share of the margin.
 """
 
 from __future__ import annotations
@@ -66,11 +69,33 @@ def counts(path: str) -> dict[str, dict[str, dict[str, int]]]:
                   for over in sorted({o for o, _ in c})} for who, c in table.items()}
 
 
+def by_nil(path: str) -> dict[str, dict[str, float]]:
+    """Who bid nil on a side's cards -> pairs, a - b a pair, and the share of a - b a deal."""
+    groups: dict[str, list[float]] = {}
+    deals = 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            deals += 1
+            tables = {t["a_side"]: t for t in json.loads(line)["tables"]}
+            for side in (0, 1):
+                mine, theirs = tables[side], tables[1 - side]  # a holds ``side``, then b does
+                nil_a = 0 in (mine["bids"][side], mine["bids"][side + 2])
+                nil_b = 0 in (theirs["bids"][side], theirs["bids"][side + 2])
+                key = {(False, False): "neither", (False, True): "only b",
+                       (True, False): "only a", (True, True): "both"}[(nil_a, nil_b)]
+                groups.setdefault(key, []).append(mine["score"][side] - theirs["score"][side])
+    # A deal's a - b is half its two pairs' sum (both tables, halved, as in :func:`_load`).
+    return {key: {"pairs": len(v), "a_minus_b_a_pair": round(sum(v) / len(v), 1),
+                  "share_a_deal": round(sum(v) / 2 / deals, 2)}
+            for key, v in sorted(groups.items())}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("files", nargs="+")
     p.add_argument("--bag-cost", type=float, default=10.0)
     p.add_argument("--counts", action="store_true")
+    p.add_argument("--by-nil", action="store_true")
     args = p.parse_args(argv)
     data = [_load(f, args.bag_cost) for f in args.files]
     common = sorted(set.intersection(*(set(d) for d in data)))
@@ -84,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
             row["change_bags_charged"] = _ci([d[k][1] - data[0][k][1] for k in common])
         if args.counts:
             row["contracts_by_bid_minus_perfect_count"] = counts(path)
+        if args.by_nil:
+            row["pairs_by_who_bid_nil"] = by_nil(path)
         out["files"][path] = row
     print(json.dumps(out, indent=2))
     return 0
