@@ -773,6 +773,15 @@ static int bounds(Core *c, int turn, int left, int need, u16 *rel) {
     return -1;
 }
 
+/* The card an entry's lead names in the current position (its suit's card at that place from
+ * the lowest), as a rank bit, if the hand `turn` holds it; else 0. */
+static inline u16 entry_lead(const Core *c, const Entry *e, int turn) {
+    u16 bit = c->rem[e->move_suit];
+    for (int k = e->move_index; k > 0 && bit; k--) bit &= (u16)(bit - 1);
+    bit = lowbit(bit);
+    return (u16)(bit & c->hand[turn][e->move_suit]);
+}
+
 static int search(Core *c, int need, u16 *rel) {
     int turn = (c->leader + c->ntrick) & 3;
     int is_root = c->at_root;
@@ -822,12 +831,10 @@ static int search(Core *c, int need, u16 *rel) {
                     else seen.n = -1;
                     if (pref_suit < 0 && e->move_suit != NOSUIT) {
                         /* the lead that settled this position for another count: first */
-                        u16 b = c->rem[e->move_suit];
-                        for (int k = e->move_index; k > 0 && b; k--) b &= (u16)(b - 1);
-                        b = lowbit(b);
-                        if (b & c->hand[turn][e->move_suit]) {
+                        u16 bit = entry_lead(c, e, turn);
+                        if (bit) {
                             pref_suit = e->move_suit;
-                            pref_bit = b;
+                            pref_bit = bit;
                         }
                     }
                     continue;
@@ -844,10 +851,8 @@ static int search(Core *c, int need, u16 *rel) {
                 for (u32 i = b->start + b->count; i-- > b->start;) {
                     const Entry *e = &c->entries[i];
                     if (e->move_suit == NOSUIT) continue;
-                    u16 bit = c->rem[e->move_suit];
-                    for (int k = e->move_index; k > 0 && bit; k--) bit &= (u16)(bit - 1);
-                    bit = lowbit(bit);
-                    if (bit & c->hand[turn][e->move_suit]) {
+                    u16 bit = entry_lead(c, e, turn);
+                    if (bit) {
                         pref_suit = e->move_suit;
                         pref_bit = bit;
                     }
