@@ -54,7 +54,11 @@ def top_trump(jokers: bool) -> int:
     return 53 if jokers else 51
 
 
-def _cards_high_first(mask: int, jokers: bool) -> list[int]:
+@lru_cache(maxsize=1 << 17)
+def _cards_high_first(mask: int, jokers: bool) -> tuple[int, ...]:
+    """The cards of ``mask`` (one suit's) from the highest.  Cached: a suit has only 2^13
+    holdings (2^15 for spades with the jokers), and the layouts' estimates ask for them
+    hundreds of thousands of times a minute."""
     order = ORDER[jokers]
     cards = []
     while mask:
@@ -62,7 +66,7 @@ def _cards_high_first(mask: int, jokers: bool) -> list[int]:
         cards.append(low.bit_length() - 1)
         mask ^= low
     cards.sort(key=lambda c: -order[c])
-    return cards
+    return tuple(cards)
 
 
 @lru_cache(maxsize=8192)

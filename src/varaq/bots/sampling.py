@@ -280,18 +280,35 @@ class Sampler:
             return None
         return (hands[0], hands[1], hands[2], hands[3])
 
-    def fit(self, hands: tuple[int, int, int, int]) -> float:
+    def fit(self, hands: tuple[int, int, int, int], floor: float = 0.0) -> float:
         """How well a layout explains the bids made so far (product over the bidders) and the
-        cards chosen (:data:`WASTE_FIT` for each play the layout makes a waste)."""
-        view = self.view
-        out = 1.0
-        for s in self.evidence:
-            bid = view.bids[s]
-            assert bid is not None
-            out *= bid_fit(hands[s] | self.played_by[s], bid, False, self.jokers)
+        cards chosen (:data:`WASTE_FIT` for each play the layout makes a waste).
+
+        Every factor is at most 1, so a part of the product bounds the whole: once a part is
+        down to ``floor`` the count stops and returns that part (:meth:`layouts` rejects such
+        a layout whatever the rest would say, and it rejects most).  The plays' factors are
+        cheap and looked at first; the product itself is always taken in the same order, so
+        a layout's fit does not depend on ``floor``."""
+        wasted = 0
         for e in self.plays:
             if e.wasted(hands[e.seat]):
-                out *= WASTE_FIT
+                wasted += 1
+        if wasted and floor > 0.0:
+            bound = 1.0
+            for _ in range(wasted):
+                bound *= WASTE_FIT
+            if bound <= floor:
+                return bound
+        out = 1.0
+        bids = self.view.bids
+        for s in self.evidence:
+            bid = bids[s]
+            assert bid is not None
+            out *= bid_fit(hands[s] | self.played_by[s], bid, False, self.jokers)
+            if out <= floor:
+                return out
+        for _ in range(wasted):
+            out *= WASTE_FIT
         return out
 
     def layouts(self, rng: random.Random, n: int, max_tries: int | None = None) -> list[Layout]:
@@ -301,18 +318,21 @@ class Sampler:
         rejected layouts fill the gap, so the call always returns ``n`` layouts.
         """
         tries = 30 * n if max_tries is None else max_tries
+        weighed = bool(self.evidence or self.plays)
         out: list[Layout] = []
-        spare: list[Layout] = []
+        spare: list[tuple[int, int, int, int]] = []
         for _ in range(tries):
             if len(out) >= n:
                 break
             hands = self.deal(rng)
-            fit = self.fit(hands) if self.evidence or self.plays else 1.0
-            if rng.random() < fit:
+            draw = rng.random()
+            fit = self.fit(hands, floor=draw) if weighed else 1.0
+            if draw < fit:
                 out.append(Layout(hands, fit))
             else:
-                spare.append(Layout(hands, fit))
+                spare.append(hands)
         if len(out) < n:
-            spare.sort(key=lambda lay: -lay.fit)
-            out.extend(spare[: n - len(out)])
+            # Rare: only now are the rejected layouts' whole fits worth counting.
+            ranked = sorted((Layout(h, self.fit(h)) for h in spare), key=lambda lay: -lay.fit)
+            out.extend(ranked[: n - len(out)])
         return out
