@@ -11,10 +11,11 @@ real table, the better that search; so they honour
   :class:`~varaq.bots.knowledge.Knowledge`;
 - the exchange: the cards this seat passed to its partner are still there until played;
 - the bids, as evidence: a seat that bid 5 probably holds about five tricks' worth of cards, a
-  nil bidder rarely holds the top spade or naked honours.  Layouts are drawn with the hard
-  constraints above and then accepted with a probability that measures how well each hand fits
-  its bid (rejection sampling), so the accepted layouts follow the bids without any layout that
-  breaks a hard constraint;
+  nil bidder rarely holds the top spade or naked honours.  Layouts are drawn uniformly among
+  all those the hard constraints above allow (:meth:`Sampler.deal` counts them, so none is
+  favoured and none is abandoned half-way) and then accepted with a probability that measures
+  how well each hand fits its bid (rejection sampling), so the accepted layouts follow the
+  bids without any layout that breaks a hard constraint;
 - the cards chosen, as evidence too (:class:`PlayEvidence`): players do not throw a high card
   under a trick they cannot win while holding a lower one of the suit, and the last to play
   wins as cheaply as they can.  A layout that would make an earlier play such a waste (a
@@ -37,7 +38,9 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import bisect_right
 from dataclasses import dataclass
+from math import comb
 
 from ..cards import SUIT_MASKS, SUIT_OF
 from ..view import View
@@ -63,6 +66,10 @@ TOP_TRUMP_NIL_FIT = 0.02
 #: same effect in that hand).  Players make such plays now and then (to unblock, to mislead),
 #: so it is a weight, not a rule.
 WASTE_FIT = 0.05
+
+
+#: A group's possible splits among its seats, with the running totals of complete deals.
+_Choices = tuple[list[int], list[tuple[int, ...]]]
 
 
 class SamplingError(RuntimeError):
@@ -237,48 +244,94 @@ class Sampler:
                 raise SamplingError("a card out cannot be held by anyone")
             groups.setdefault(seats, []).append(card)
         self.groups = sorted(groups.items(), key=lambda kv: len(kv[0]))
+        self._rooms = (self.need[0], self.need[1], self.need[2], self.need[3])
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._choices: dict[tuple[int, tuple[int, ...]], _Choices] = {}
 
-    def deal(self, rng: random.Random, attempts: int = 200) -> tuple[int, int, int, int]:
-        """One layout meeting the hard constraints (voids, counts, known cards)."""
-        for _ in range(attempts):
-            hands = self._try_deal(rng)
-            if hands is not None:
-                return hands
-        raise SamplingError("no layout fits the voids and card counts")
+    def deal(self, rng: random.Random, attempts: int = 0) -> tuple[int, int, int, int]:
+        """One layout meeting the hard constraints (voids, counts, known cards), every such
+        layout equally likely.
 
-    def _try_deal(self, rng: random.Random) -> tuple[int, int, int, int] | None:
+        Each group of cards (those the same seats may hold) is split among its seats with
+        the chance of that split among all complete deals: the ways to deal the group so,
+        times the ways to deal the groups after it into the room left (counted once per
+        decision and kept).  So no deal is ever abandoned half-way, and a seat whose voids
+        leave it few choices is not starved by the cards dealt before.  (``attempts`` is
+        kept for callers of the older dealer, which retried until a deal fitted.)"""
+        if not self._count(0, self._rooms):
+            raise SamplingError("no layout fits the voids and card counts")
         hands = list(self.known)
         hands[self.seat] = self.view.hand
-        room = list(self.need)
-        for seats, cards in self.groups:
+        rooms = self._rooms
+        for i, (seats, cards) in enumerate(self.groups):
+            totals, splits = self._split_choices(i, rooms)
+            split = splits[bisect_right(totals, rng.randrange(totals[-1]))]
             pool = cards[:]
             rng.shuffle(pool)
-            if len(seats) == 1:
-                s = seats[0]
-                if room[s] < len(pool):
-                    return None
-                for c in pool:
+            at = 0
+            left = list(rooms)
+            for s, x in zip(seats, split, strict=True):
+                for c in pool[at:at + x]:
                     hands[s] |= 1 << c
-                room[s] -= len(pool)
-                continue
-            for c in pool:
-                # Pick a seat with room, in proportion to its room: a uniform deal of the
-                # remaining places among the seats that may hold the card.
-                total = 0
-                for s in seats:
-                    total += room[s]
-                if total == 0:
-                    return None
-                r = rng.randrange(total)
-                for s in seats:
-                    if r < room[s]:
-                        hands[s] |= 1 << c
-                        room[s] -= 1
-                        break
-                    r -= room[s]
-        if any(room):
-            return None
+                at += x
+                left[s] -= x
+            rooms = (left[0], left[1], left[2], left[3])
         return (hands[0], hands[1], hands[2], hands[3])
+
+    def _splits(self, i: int, rooms: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """Every way to share group ``i``'s cards among its seats within ``rooms``, as
+        (cards per seat, ways to choose which cards)."""
+        seats, cards = self.groups[i]
+        n = len(cards)
+        caps = [rooms[s] for s in seats]
+        out: list[tuple[tuple[int, ...], int]] = []
+
+        def share(k: int, left: int, taken: tuple[int, ...], ways: int) -> None:
+            if k == len(seats) - 1:
+                if left <= caps[k]:
+                    out.append(((*taken, left), ways))
+                return
+            for x in range(min(left, caps[k]) + 1):
+                share(k + 1, left - x, (*taken, x), ways * comb(left, x))
+
+        share(0, n, (), 1)
+        return out
+
+    def _count(self, i: int, rooms: tuple[int, ...]) -> int:
+        """How many complete deals of groups ``i`` on fill ``rooms`` exactly."""
+        if i == len(self.groups):
+            return 0 if any(rooms) else 1
+        key = (i, rooms)
+        if key not in self._ways:
+            seats = self.groups[i][0]
+            total = 0
+            for split, ways in self._splits(i, rooms):
+                after = list(rooms)
+                for s, x in zip(seats, split, strict=True):
+                    after[s] -= x
+                total += ways * self._count(i + 1, (after[0], after[1], after[2], after[3]))
+            self._ways[key] = total
+        return self._ways[key]
+
+    def _split_choices(self, i: int, rooms: tuple[int, ...]) -> _Choices:
+        """Group ``i``'s possible splits and their running totals of complete deals."""
+        key = (i, rooms)
+        if key not in self._choices:
+            seats = self.groups[i][0]
+            totals: list[int] = []
+            splits: list[tuple[int, ...]] = []
+            running = 0
+            for split, ways in self._splits(i, rooms):
+                after = list(rooms)
+                for s, x in zip(seats, split, strict=True):
+                    after[s] -= x
+                n = ways * self._count(i + 1, (after[0], after[1], after[2], after[3]))
+                if n:
+                    running += n
+                    totals.append(running)
+                    splits.append(split)
+            self._choices[key] = (totals, splits)
+        return self._choices[key]
 
     def fit(self, hands: tuple[int, int, int, int], floor: float = 0.0) -> float:
         """How well a layout explains the bids made so far (product over the bidders) and the
