@@ -23,13 +23,19 @@ def _to_play(g: Game, bids: tuple[int, int, int, int] = (3, 3, 3, 3)) -> None:
         g.apply(bid(bids[g.turn]))
 
 
+def _random_game(seed: int, rng: random.Random, low: int, high: int) -> Game:
+    """A classic deal bid 3 all round, then ``low`` to ``high`` - 1 random legal cards."""
+    g = Game("classic", seed=seed)
+    g.deal()
+    _to_play(g)
+    _play_random(g, rng, rng.randrange(low, high))
+    return g
+
+
 def test_layouts_keep_own_hand_counts_and_unplayed_cards() -> None:
     rng = random.Random(1)
     for seed in range(12):
-        g = Game("classic", seed=seed)
-        g.deal()
-        _to_play(g)
-        _play_random(g, rng, rng.randrange(0, 40))
+        g = _random_game(seed, rng, 0, 40)
         seat = g.turn
         view = g.view(seat)
         for lay in Sampler(view).layouts(random.Random(seed), 20):
@@ -119,10 +125,7 @@ def _small_constrained_view() -> tuple[Game, Sampler]:
     of seats that may hold them: the voids shown tie the deals together."""
     rng = random.Random(3)
     for seed in range(400):
-        g = Game("classic", seed=seed)
-        g.deal()
-        _to_play(g)
-        _play_random(g, rng, rng.randrange(28, 44))
+        g = _random_game(seed, rng, 28, 44)
         if g.phase != PLAY:
             continue
         sampler = Sampler(g.view(g.turn), use_bids=False)
