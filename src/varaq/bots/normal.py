@@ -298,12 +298,12 @@ class _Table:
 
 def choose_play(view: View, k: Knowledge | None = None) -> Decision:
     """The card Normal plays (see the module docstring for its priorities)."""
-    if k is None:
-        k = Knowledge.from_view(view)
-    t = _Table(view, k)
     if len(view.legal) == 1:
         card = view.legal[0]
         return Decision(card, f"Play the {_name(card)}: the only legal card")
+    if k is None:
+        k = Knowledge.from_view(view)
+    t = _Table(view, k)
     if t.me_nil:
         return _play_own_nil(t)
     if t.mate_nil:
