@@ -57,6 +57,11 @@ NON_SPADE_SUITS = (0, 1, 2)
 _KEEP: tuple[int, ...] = tuple(
     ~sum(SUIT_MASKS[suit] for suit in range(4) if v >> suit & 1) for v in range(16)
 )
+#: Per seat and cards already in the trick: the seats still to play after it.
+_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple((seat + i) & 3 for i in range(1, 4 - played)) for played in range(4))
+    for seat in range(4)
+)
 #: Per seat: the other three seats, in order.
 _OTHERS: tuple[tuple[int, int, int], ...] = tuple(
     (a, b, c) for a, b, c in (tuple(s for s in range(4) if s != seat) for seat in range(4))
@@ -253,12 +258,11 @@ class Knowledge:
             possible[o2] = p2 & (~(k1 | k3) | k2)
             possible[o3] = p3 & (~(k1 | k2) | k3)
         # A seat that cannot hold any card of a suit is void in it, known or not.
-        masks = SUIT_MASKS
+        m0, m1, m2, m3 = SUIT_MASKS
         for s in others:
             p = possible[s]
-            for suit in range(4):
-                if not p & masks[suit]:
-                    voids[s] |= 1 << suit
+            voids[s] |= ((not p & m0) | (not p & m1) << 1 | (not p & m2) << 2
+                         | (not p & m3) << 3)
         bids = view.bids
         contract = [0, 0]
         contract_taken = [0, 0]
@@ -273,14 +277,13 @@ class Knowledge:
                 contract[s & 1] += b
                 contract_taken[s & 1] += view.taken[s]
         winning_seat, winning_card = -1, -1
-        if view.trick:
+        if trick:
             power = POWER[jokers][led]
-            winning_seat, winning_card = view.trick[0]
-            for s, card in view.trick[1:]:
+            winning_seat, winning_card = trick[0]
+            for s, card in trick[1:]:
                 if power[card] > power[winning_card]:
                     winning_seat, winning_card = s, card
-        played_in_trick = len(view.trick)
-        after = tuple((seat + i) & 3 for i in range(1, 4 - played_in_trick))
+        after = _AFTER[seat][len(trick)]
         return Knowledge(
             seat=seat,
             jokers=jokers,
