@@ -245,10 +245,9 @@ class Sampler:
             groups.setdefault(seats, []).append(card)
         self.groups = sorted(groups.items(), key=lambda kv: len(kv[0]))
         self._rooms = (self.need[0], self.need[1], self.need[2], self.need[3])
-        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
         self._choices: dict[tuple[int, tuple[int, ...]], _Choices] = {}
 
-    def deal(self, rng: random.Random, attempts: int = 0) -> tuple[int, int, int, int]:
+    def deal(self, rng: random.Random) -> tuple[int, int, int, int]:
         """One layout meeting the hard constraints (voids, counts, known cards), every such
         layout equally likely.
 
@@ -256,8 +255,7 @@ class Sampler:
         the chance of that split among all complete deals: the ways to deal the group so,
         times the ways to deal the groups after it into the room left (counted once per
         decision and kept).  So no deal is ever abandoned half-way, and a seat whose voids
-        leave it few choices is not starved by the cards dealt before.  (``attempts`` is
-        kept for callers of the older dealer, which retried until a deal fitted.)"""
+        leave it few choices is not starved by the cards dealt before."""
         if not self._count(0, self._rooms):
             raise SamplingError("no layout fits the voids and card counts")
         hands = list(self.known)
@@ -301,20 +299,12 @@ class Sampler:
         """How many complete deals of groups ``i`` on fill ``rooms`` exactly."""
         if i == len(self.groups):
             return 0 if any(rooms) else 1
-        key = (i, rooms)
-        if key not in self._ways:
-            seats = self.groups[i][0]
-            total = 0
-            for split, ways in self._splits(i, rooms):
-                after = list(rooms)
-                for s, x in zip(seats, split, strict=True):
-                    after[s] -= x
-                total += ways * self._count(i + 1, (after[0], after[1], after[2], after[3]))
-            self._ways[key] = total
-        return self._ways[key]
+        totals, _ = self._split_choices(i, rooms)
+        return totals[-1] if totals else 0
 
     def _split_choices(self, i: int, rooms: tuple[int, ...]) -> _Choices:
-        """Group ``i``'s possible splits and their running totals of complete deals."""
+        """Group ``i``'s possible splits and their running totals of complete deals (each
+        split's ways times the complete deals of the groups after it), counted once."""
         key = (i, rooms)
         if key not in self._choices:
             seats = self.groups[i][0]
