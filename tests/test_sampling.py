@@ -194,3 +194,27 @@ def test_a_tightly_constrained_ending_is_always_dealt() -> None:
         assert [h.bit_count() for h in hands] == [7, 7, 6, 6]
         assert hands[2] == hands[2] & SPADE_MASK  # East: spades only
         assert not hands[3] & (SPADE_MASK | SUIT_MASKS[2])  # West: clubs and diamonds
+
+
+def test_too_few_accepted_layouts_are_made_up_by_the_best_rejected_ones() -> None:
+    # Eight draws for five layouts: the bids reject most, and the gap is filled by the
+    # rejected layouts of best fit, earlier ones first among equals.  The reference replays
+    # the same draws and counts every layout's whole fit.
+    hands = layout(S="2S 3S 4S 5H 6H 7H 8H 2D 3D 4D 5D 6D 7D")
+    g = Game("classic", seed=1)
+    g.deal(hands=hands, dealer=0)
+    for b in (5, 1, 4):
+        g.apply(bid(b))
+    view = g.view(g.turn)
+    sampler = Sampler(view)
+    got = sampler.layouts(random.Random(2), 5, max_tries=8)
+    rng = random.Random(2)
+    accepted, rejected = [], []
+    for i in range(8):
+        dealt = sampler.deal(rng)
+        fit = sampler.fit(dealt)
+        (accepted if rng.random() < fit else rejected).append((fit, i, dealt))
+    assert len(accepted) < 5
+    rejected.sort(key=lambda r: (-r[0], r[1]))
+    expected = [(h, f) for f, _, h in accepted + rejected[: 5 - len(accepted)]]
+    assert [(lay.hands, lay.fit) for lay in got] == expected
