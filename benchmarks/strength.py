@@ -6,9 +6,10 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
                                   [--hard-minutes M] [--fixed 12] [--details deals.jsonl]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
-                                          hard-classic,hard-v02,cardplay-gap,bidding-gap]
+                                          hard-classic,hard-v02,cardplay-gap,bidding-gap,
+                                          v02-ceiling,hard-ceiling]
 
-(The last three legs are left out unless asked for.)
+(The last five legs are left out unless asked for.)
 
 Why: the computer players are the product, and "stronger" only means something as a number with
 an error bar.  Every leg is a duplicate arena (each deal played both ways on the same cards), so
@@ -28,7 +29,12 @@ the figures are paired differences in points per hand with a 95% interval.  The 
 - ``cardplay-gap``: a side that bids as Hard and then plays every card seeing all four hands,
   against Hard (both with ``--fixed`` layouts): what is left to gain in card play;
 - ``bidding-gap``: a side that bids the par of the actual deal (the cheater's bid) and plays
-  as Hard, against Hard: what is left to gain in bidding.
+  as Hard, against Hard: what is left to gain in bidding;
+- ``v02-ceiling``: the cheater, which bids and plays seeing every card, against the Hard of
+  version 0.2 with ``--fixed`` layouts: how much room any player has above that yardstick
+  (an honest player's margin over Hard 0.2 can only come out of this one);
+- ``hard-ceiling``: the cheater against today's Hard with ``--fixed`` layouts, on the same
+  deals, so the two ceiling legs pair deal by deal with ``hard-v02``.
 
 Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
 ``--hard-minutes`` (a time box per leg) let a run fit the time there is, and each leg's JSON says
@@ -59,7 +65,7 @@ from varaq.arena import (
 from varaq.rules import Rules
 
 LEGS = ("normal-easy", "hard-normal", "hard-matches", "hard-cheater", "hard-classic",
-        "hard-v02", "cardplay-gap", "bidding-gap")
+        "hard-v02", "cardplay-gap", "bidding-gap", "v02-ceiling", "hard-ceiling")
 #: The players that take ``--budget`` / ``--samples``.
 THINKERS = ("hard", "hard-classic")
 
@@ -152,7 +158,7 @@ def main() -> int:
     p.add_argument("--hard-minutes", type=float, default=None,
                    help="time box for each leg with Hard: as many deals or matches as fit")
     p.add_argument("--fixed", type=int, default=12,
-                   help="layouts a decision in the hard-v02 and gap legs (12)")
+                   help="layouts a decision in the hard-v02, gap and ceiling legs (12)")
     p.add_argument("--details", default=None,
                    help="write each deal of the fixed legs as a JSON line to this file "
                         "(the leg's name is added before the extension)")
@@ -197,7 +203,7 @@ def main() -> int:
         out["legs"]["hard-classic"] = leg(
             "hard", "hard-classic", deals=args.hard_deals, **hard, **common
         )
-    fixed_legs = [x for x in ("hard-v02", "cardplay-gap", "bidding-gap") if x in legs]
+    fixed_legs = [x for x in LEGS[5:] if x in legs]
     if fixed_legs:
         os.environ["VARAQ_BENCH_SAMPLES"] = str(args.fixed)
         out["fixed"] = args.fixed
@@ -206,7 +212,9 @@ def main() -> int:
 
         pairs = {"hard-v02": (cb.NewHard, cb.HardV02),
                  "cardplay-gap": (cb.HardBidsPerfectPlay, cb.NewHard),
-                 "bidding-gap": (cb.ParBidsHardPlay, cb.NewHard)}
+                 "bidding-gap": (cb.ParBidsHardPlay, cb.NewHard),
+                 "v02-ceiling": ("cheater", cb.HardV02),
+                 "hard-ceiling": ("cheater", cb.NewHard)}
         for name in fixed_legs:
             a, b = pairs[name]
             config = ArenaConfig(a=a, b=b, rules=rules, seed=args.seed, deals=args.hard_deals)
@@ -274,7 +282,9 @@ def goals(legs: dict[str, Any]) -> dict[str, Any]:
             "goal": ">= 10 over >= 300 deals, ci95 above 0",
             "met": d["mean"] >= 10 and d["ci95"][0] > 0 and (d.get("pairs") or 0) >= 300,
         }
-    for name, key in (("cardplay-gap", "card_play_gap"), ("bidding-gap", "bidding_gap")):
+    for name, key in (("cardplay-gap", "card_play_gap"), ("bidding-gap", "bidding_gap"),
+                      ("v02-ceiling", "cheater_above_hard_v02_by"),
+                      ("hard-ceiling", "cheater_above_hard_by")):
         if (g := diff(name)) is not None:
             d = g["difference"]
             found[key] = {"value": d["mean"], "ci95": d["ci95"], "deals": d.get("pairs"),
