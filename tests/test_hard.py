@@ -321,3 +321,45 @@ def test_a_late_layout_with_a_live_nil_is_solved_nil_and_all() -> None:
     decision = HardBot(samples=12, use_bids=False, solve_nils=True).decide(view, random.Random(5))
     assert "solved double dummy" in decision.reason
     assert "played out" in HardBot(samples=4, use_bids=False).decide(view, random.Random(5)).reason
+
+
+def _nil_from_trick_six(seed: int) -> tuple[Game, bool] | None:
+    """A classic hand where North bid nil and kept it through five tricks of Normal's play,
+    with whether a defence seeing every card can still force a trick on it from there."""
+    from varaq.bots.normal import choose_play
+    from varaq.solver import Solver
+
+    g = Game("classic", seed=seed, dealer=3)
+    g.deal()
+    for bid in (0, 3, 4, 3):  # N E S W
+        g.apply(BID + bid)
+    while len(g.tricks) < 5:
+        g.apply(choose_play(g.view(g.turn)).action)
+    if g.taken[0]:
+        return None
+    defence = Solver(1, counted=[True, False, False, False])
+    return g, defence.at_least(g.hands, g.leader, (), g.broken, 1)
+
+
+def test_the_cheater_keeps_every_nil_perfect_defence_cannot_break_and_breaks_the_others() -> None:
+    """Four cheaters: a nil holds exactly when the solver says no defence can force a trick on
+    it.  The cheater once chose among its cards by a playout and the side's double-dummy
+    tricks, and threw away nils that could not be broken (BENCHMARKS.md, "A truer ceiling")."""
+    from varaq.bots.cheater import CheaterBot
+
+    cheater = CheaterBot()
+    seen = {True: 0, False: 0}
+    for seed in range(200):
+        found = _nil_from_trick_six(seed)
+        if found is None:
+            continue
+        g, breakable = found
+        if seen[breakable] == 3:
+            continue
+        seen[breakable] += 1
+        while g.phase == PLAY:
+            g.apply(cheater.act_full(g.copy()))
+        assert g.log[-1].result.nil_made[0] is not breakable, f"seed {seed}"
+        if seen == {True: 3, False: 3}:
+            break
+    assert seen == {True: 3, False: 3}

@@ -4,27 +4,34 @@ It is handed the whole :class:`~varaq.engine.Game` (``act_full``), never a view,
 only in the arena and is never offered to people.  It makes the same kind of decisions as the
 Hard player with the guesswork removed — one layout, the true one:
 
-- **play**: once every hand holds at most ``solver_cards`` cards and no nil is alive, it plays
-  the double-dummy solver's answer, choosing among the cards by the match value of perfect play
-  (so it avoids bags when the contract is safe, which "most tricks" alone would not); earlier,
-  each distinct legal card is played out on the true deal: Normal's policy at every seat until
-  every hand holds ``tail_cards`` cards, then perfect play (see below);
+- **play**: once every hand holds at most ``solver_cards`` cards, it plays by the solver on
+  the true deal, choosing among the cards by the match value of perfect play (so it avoids
+  bags when the contract is safe, which "most tricks" alone would not).  While a nil is alive
+  its fate after each card is a question of its own, solved exactly: can the defence, seeing
+  every card, still force a trick on it?  So the cheater keeps its side's nil out of reach
+  whenever it can and presses an opponent's nil while a trick can be forced.  With fewer
+  ``solver_cards``, each distinct legal card before that is played out on the true deal:
+  Normal's policy at every seat until every hand holds ``tail_cards`` cards, then perfect
+  play (see below);
 - **bidding**: each bid around Normal's estimate (and nil when sensible) is simulated on the
   true deal the same way: the other bids and the first tricks with Normal, then perfect play
   (the double-dummy count of each side's tricks, and whether the defence can force a trick on
   a live nil); the best by match value is bid.  A nil is never bid when the solver proves,
-  from the first lead, that a defence seeing every card can force a trick on it;
+  from the first lead, that a defence seeing every card can force a trick on it (a proof of
+  a whole deal can take some millions of nodes, a few tenths of a second with the core);
 - blind nil and the exchange: Normal's judgement.
 
 With the solver's compiled core both thresholds are 13 by default: the cheater plays perfect
-double-dummy cards from the first lead whenever no nil is alive, and judges bids by perfect play
-of the whole hand, which makes it the arena's ceiling.  With only the pure Python solver a full
-deal takes too long, so it keeps the old thresholds (solve from 6 cards, playouts to 7).
-Ending every simulation in perfect play matters: a cheater whose playouts trusted the opponents
-to play Normal's cards to the end chose lines only a Normal defence lets through, and lost to
-the Hard player (BENCHMARKS.md, "Hard against the cheater").  While a nil is alive the
-objective is not a side's tricks, so the play still goes through playouts ending in perfect
-play (from the next trick, with the compiled core).
+cards from the first lead and judges bids by perfect play of the whole hand, which makes it the
+arena's ceiling.  With only the pure Python solver a full deal takes too long, so it keeps the
+old thresholds (solve from 6 cards, playouts to 7).  Ending every simulation in perfect play
+matters: a cheater whose playouts trusted the opponents to play Normal's cards to the end chose
+lines only a Normal defence lets through, and lost to the Hard player (BENCHMARKS.md, "Hard
+against the cheater").  Solving live nils matters too: while they went through playouts
+(Normal finishing the trick, then a proof limited to two million nodes that counted as
+"holds" when unsettled), the cheater lost 46 of the 148 nils it bid against Hard 0.2 at 24
+layouts, nils no defence seeing every card could have broken, and bid 23 that a perfect
+defence breaks (BENCHMARKS.md, "A truer ceiling").
 """
 
 from __future__ import annotations
@@ -57,7 +64,7 @@ class CheaterBot:
 
     def __init__(
         self, solver_cards: int | None = None, tail_cards: int | None = None,
-        nil_node_limit: int = 100_000,
+        nil_node_limit: int = 20_000_000,
     ) -> None:
         default_solver, default_tail = DEFAULTS[default_backend()]
         solver_cards = default_solver if solver_cards is None else solver_cards
@@ -92,9 +99,10 @@ class CheaterBot:
         # Equivalence as the seat sees it is still exact here: cards it cannot tell apart
         # are also equivalent when every hand is known.
         candidates = play_candidates(view, k)
-        solve = max(view.cards_left) <= self.solver_cards and not any(k.nil_alive)
+        solve = max(view.cards_left) <= self.solver_cards
         if solve:
-            outcomes = play_outcomes(view, hands, candidates, solve)
+            outcomes = play_outcomes(view, hands, candidates, solve, k.nil_alive,
+                                     self.nil_node_limit)
         else:
             base = Game.from_view(view, hands)
             outcomes = {}

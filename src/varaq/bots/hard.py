@@ -421,18 +421,18 @@ def sim_bid_candidates(view: View) -> tuple[list[int], int]:
 
 def play_outcomes(
     view: View, hands: tuple[int, int, int, int], candidates: list[int], solve: bool,
-    nil_alive: tuple[bool, ...] = (False, False, False, False),
+    nil_alive: tuple[bool, ...] = (False, False, False, False), nil_nodes: int = NIL_NODES,
 ) -> dict[int, HandScore]:
     """How the hand ends after each candidate card in the layout ``hands``.
 
     With ``solve`` the rest is perfect play: the double-dummy solver counts each side's
     tricks, and each nil in ``nil_alive`` is a question of its own to the solver (can its
-    defence force one trick on it after this card?), as a defender seeing every card would
-    ask it.  Otherwise every seat plays on with Normal's policy from its own view of the
-    simulated table.
+    defence force one trick on it after this card?, settled within ``nil_nodes`` nodes or
+    counted as holding), as a defender seeing every card would ask it.  Otherwise every seat
+    plays on with Normal's policy from its own view of the simulated table.
     """
     if solve:
-        return _solved_outcomes(view, hands, candidates, nil_alive)
+        return _solved_outcomes(view, hands, candidates, nil_alive, nil_nodes)
     base = Game.from_view(view, hands)
     out = {}
     for card in candidates:
@@ -458,15 +458,16 @@ def bid_outcomes(
 
 def _solved_outcomes(
     view: View, hands: tuple[int, int, int, int], candidates: list[int],
-    nil_alive: tuple[bool, ...] = (False, False, False, False),
+    nil_alive: tuple[bool, ...] = (False, False, False, False), nil_nodes: int = NIL_NODES,
 ) -> dict[int, HandScore]:
     """Each candidate's hand result under perfect play in one layout.
 
     The sides' tricks are one double-dummy count.  A live nil is judged on its own: broken
-    (one trick to the nil bidder, out of its side's count) when its defence can force a trick
-    on it after the candidate, holding otherwise, the side's other tricks going to its
-    contract bidder.  Two objectives solved apart, so an approximation of one perfect line,
-    but each nil exactly as a defence that sees every card would attack it.
+    (one trick to the nil bidder, out of its side's count, or out of the defence's when its
+    side's count is nothing) when its defence can force a trick on it after the candidate,
+    holding otherwise, the side's other tricks going to its contract bidder.  Two objectives
+    solved apart, so an approximation of one perfect line, but each nil exactly as a defence
+    that sees every card would attack it.
     """
     side = view.seat & 1
     leader = view.leader if view.leader is not None else view.seat
@@ -475,17 +476,22 @@ def _solved_outcomes(
     left = 13 - len(view.tricks)
     bids = tuple(0 if b is None else b for b in view.bids)
     live = [s for s in range(4) if nil_alive[s]]
-    broken_after = {s: _nil_breaks(view, hands, leader, trick, s, candidates) for s in live}
+    broken_after = {s: nil_breaks(view, hands, leader, trick, s, candidates, nil_nodes)
+                    for s in live}
     out = {}
     for card in candidates:
-        ours = values[card]
+        rests = [0, 0]
+        rests[side], rests[1 - side] = values[card], left - values[card]
         taken = list(view.taken)
-        for s_side, rest in ((side, ours), (1 - side, left - ours)):
-            for s in (s_side, s_side + 2):
-                if s in broken_after and broken_after[s][card] and rest:
-                    taken[s] += 1
-                    rest -= 1
-            taken[_rest_taker(bids, s_side, taken)] += rest
+        for s in live:
+            if broken_after[s][card]:
+                taken[s] += 1
+                # The trick comes out of the nil side's count; a side whose count is nothing
+                # takes it anyway, because the defence gives one up to force it.
+                giver = s & 1 if rests[s & 1] else 1 - (s & 1)
+                rests[giver] = max(0, rests[giver] - 1)
+        for s_side in (0, 1):
+            taken[_rest_taker(bids, s_side, taken)] += rests[s_side]
         out[card] = score_hand(view.rules, bids, view.blind, tuple(taken), view.bags)
     return out
 
@@ -504,20 +510,21 @@ def _rest_taker(bids: tuple[int, ...], side: int, taken: list[int]) -> int:
     return first
 
 
-def _nil_breaks(
+def nil_breaks(
     view: View, hands: tuple[int, int, int, int], leader: int, trick: list[int], seat: int,
-    candidates: list[int],
-) -> dict[int, bool]:
+    candidates: list[int], node_limit: int = NIL_NODES,
+) -> dict[int, bool | None]:
     """For each candidate card: whether the defence of ``seat``'s live nil can force a trick
     on it once the card is played (perfect play on this layout).  A question the solver does
-    not settle within :data:`NIL_NODES` nodes counts as the nil holding."""
+    not settle within ``node_limit`` nodes is ``None``: falsy, so it counts as the nil holding
+    where only a proof of the break should count."""
     defence = 1 - (seat & 1)
     breaker = Solver(defence, jokers=view.rules.jokers, counted=[s == seat for s in range(4)],
-                     node_limit=NIL_NODES)
-    out = {}
+                     node_limit=node_limit)
+    out: dict[int, bool | None] = {}
     for card in candidates:
         try:
             out[card] = breaker.at_least_after(hands, leader, trick, view.broken, card, 1)
         except SolverLimit:
-            out[card] = False
+            out[card] = None
     return out
