@@ -1,7 +1,7 @@
 """Read ``strength.py --details`` files; prints ONE JSON document.
 
     python benchmarks/details.py FIRST.jsonl [SECOND.jsonl ...] [--bag-cost 10] [--counts]
-                                 [--by-nil]
+                                 [--by-nil] [--nil-proofs]
 
 For each file, side a's points a hand minus side b's (both tables of a deal, halved, as the
 arena counts them) with a t interval over the deals all files share, plainly and with every
@@ -12,6 +12,10 @@ minus the perfect-play count of the actual deal from the opening lead (the compi
 and by tricks taken minus bid: where the contracts are made or set.  With ``--by-nil``, each
 side's cards of a deal (played once by each player, at the two tables) are a pair: a's score
 with them minus b's, grouped by who bid nil on them, with each group's share of the margin.
+With ``--nil-proofs``, each side's nils (not blind) are tabled by whether a defence seeing
+every card could break them from the opening lead (the compiled solver's proof, within
+:data:`PROOF_NODES` nodes) and whether they held: a nil no defence could break that failed
+was lost by its own side's play.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # the working tree's varaq, not an installed one
 
-from varaq.solver import Solver  # noqa: E402
+from varaq.solver import Solver, SolverLimit  # noqa: E402
 from varaq.stats import mean_ci95  # noqa: E402
 
 
@@ -90,12 +94,41 @@ def by_nil(path: str) -> dict[str, dict[str, float]]:
             for key, v in sorted(groups.items())}
 
 
+#: Nodes a nil's proof from the opening lead may take (a few tenths of a second at most on the
+#: deals measured; an unsettled proof is tabled as "unsettled").
+PROOF_NODES = 50_000_000
+
+
+def nil_proofs(path: str) -> dict[str, dict[str, int]]:
+    """Side -> "breakable held" etc. -> nils: each nil bid (not blind) proved from the opening
+    lead, beside what happened to it at the table."""
+    table: dict[str, Counter[str]] = {"a": Counter(), "b": Counter()}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            for t in json.loads(line)["tables"]:
+                leader = (t["dealer"] + 1) & 3
+                for seat in range(4):
+                    if t["bids"][seat] != 0 or t["blind"][seat]:
+                        continue
+                    defence = Solver(1 - (seat & 1), counted=[s == seat for s in range(4)],
+                                     node_limit=PROOF_NODES)
+                    try:
+                        proof = "breakable" if defence.at_least(
+                            t["dealt"], leader, (), False, 1) else "unbreakable"
+                    except SolverLimit:
+                        proof = "unsettled"
+                    who = "a" if (seat & 1) == t["a_side"] else "b"
+                    table[who][f"{proof} {'held' if t['nil_made'][seat] else 'broken'}"] += 1
+    return {who: dict(sorted(c.items())) for who, c in table.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("files", nargs="+")
     p.add_argument("--bag-cost", type=float, default=10.0)
     p.add_argument("--counts", action="store_true")
     p.add_argument("--by-nil", action="store_true")
+    p.add_argument("--nil-proofs", action="store_true")
     args = p.parse_args(argv)
     data = [_load(f, args.bag_cost) for f in args.files]
     common = sorted(set.intersection(*(set(d) for d in data)))
@@ -111,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
             row["contracts_by_bid_minus_perfect_count"] = counts(path)
         if args.by_nil:
             row["pairs_by_who_bid_nil"] = by_nil(path)
+        if args.nil_proofs:
+            row["nils_by_proof"] = nil_proofs(path)
         out["files"][path] = row
     print(json.dumps(out, indent=2))
     return 0
