@@ -344,7 +344,7 @@ def _nil_from_trick_six(seed: int) -> tuple[Game, bool] | None:
 def test_the_cheater_keeps_every_nil_perfect_defence_cannot_break_and_breaks_the_others() -> None:
     """Four cheaters: a nil holds exactly when the solver says no defence can force a trick on
     it.  The cheater once chose among its cards by a playout and the side's double-dummy
-    tricks, and threw away nils that could not be broken (BENCHMARKS.md, "A truer ceiling")."""
+    tricks, and threw away nils that could not be broken (BENCHMARKS.md, "Hard 0.3", ninth pass)."""
     from varaq.bots.cheater import CheaterBot
 
     cheater = CheaterBot()

@@ -476,7 +476,7 @@ def _solved_outcomes(
     left = 13 - len(view.tricks)
     bids = tuple(0 if b is None else b for b in view.bids)
     live = [s for s in range(4) if nil_alive[s]]
-    broken_after = {s: nil_breaks(view, hands, leader, trick, s, candidates, nil_nodes)
+    broken_after = {s: _nil_breaks(view, hands, leader, trick, s, candidates, nil_nodes)
                     for s in live}
     out = {}
     for card in candidates:
@@ -510,21 +510,20 @@ def _rest_taker(bids: tuple[int, ...], side: int, taken: list[int]) -> int:
     return first
 
 
-def nil_breaks(
+def _nil_breaks(
     view: View, hands: tuple[int, int, int, int], leader: int, trick: list[int], seat: int,
     candidates: list[int], node_limit: int = NIL_NODES,
-) -> dict[int, bool | None]:
+) -> dict[int, bool]:
     """For each candidate card: whether the defence of ``seat``'s live nil can force a trick
     on it once the card is played (perfect play on this layout).  A question the solver does
-    not settle within ``node_limit`` nodes is ``None``: falsy, so it counts as the nil holding
-    where only a proof of the break should count."""
+    not settle within ``node_limit`` nodes counts as the nil holding."""
     defence = 1 - (seat & 1)
     breaker = Solver(defence, jokers=view.rules.jokers, counted=[s == seat for s in range(4)],
                      node_limit=node_limit)
-    out: dict[int, bool | None] = {}
+    out = {}
     for card in candidates:
         try:
             out[card] = breaker.at_least_after(hands, leader, trick, view.broken, card, 1)
         except SolverLimit:
-            out[card] = None
+            out[card] = False
     return out
