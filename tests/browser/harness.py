@@ -79,6 +79,21 @@ def resize(page: Page, width: int, height: int) -> None:
     page.set_viewport_size({"width": width, "height": height})
     page.wait_for_function("([w, h]) => innerWidth === w && innerHeight === h",
                            arg=[width, height])
+    # The table is sized in dynamic viewport units (``100dvh``), which Chromium can resolve
+    # against the old size for a moment after ``innerHeight`` has changed: under load the fit
+    # test once measured a 657-pixel window holding a 1,080-pixel page, the size before.  Wait
+    # until a probe of 100dvw × 100dvh has the window's size.
+    page.wait_for_function(
+        """([w, h]) => {
+          const probe = document.createElement('div');
+          probe.style.cssText = 'position:fixed;left:0;top:0;width:100dvw;height:100dvh;'
+            + 'visibility:hidden;pointer-events:none';
+          document.documentElement.appendChild(probe);
+          const r = probe.getBoundingClientRect();
+          probe.remove();
+          return Math.round(r.width) === w && Math.round(r.height) === h;
+        }""",
+        arg=[width, height])
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => "
                   "requestAnimationFrame(done)))")
 
