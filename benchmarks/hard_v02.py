@@ -3,9 +3,10 @@ are measured against (``benchmarks/strength.py --legs hard-v02``).
 
 A verbatim copy of ``varaq.bots.hard`` and ``varaq.bots.sampling`` of that commit in one
 module, so later changes to the bots package cannot move the yardstick.  Only the shared
-building blocks (Normal's policy, the knowledge of a view, the solver) are imported: they are
-what the old player called, and the new players leave them as they were.  Never offered at a
-table.
+building blocks (Normal's bidding, the knowledge of a view, the solver) are imported: they are
+what the old player called, and the new players leave them as they were.  Normal's card play
+has changed since (nil defence), so the layouts are played out with Normal's play of 0.2
+(``normal_v02.py``).  Never offered at a table.
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from normal_v02 import choose_play
 from varaq.actions import BID
 from varaq.bots import Decision
 from varaq.bots.bidding import estimate_tricks, nil_danger, top_trump
 from varaq.bots.knowledge import Knowledge
-from varaq.bots.normal import bid_for, choose_bid, choose_blind, choose_pass, choose_play
+from varaq.bots.normal import bid_for, choose_bid, choose_blind, choose_pass
 from varaq.cards import card_name
 from varaq.engine import BIDDING, BLIND, EXCHANGE, PLAY, Game
 from varaq.rules import Rules

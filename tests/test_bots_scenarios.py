@@ -90,6 +90,51 @@ def test_normal_leads_low_into_the_opponents_nil() -> None:
     assert RANK_OF[card] == 0 and not parse_hand("2S") >> card & 1
 
 
+# W bids nil and plays last to the first trick; N leads a small heart.
+NIL_LAST = (
+    "5H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 6S",
+    "2H 6C 7C 8C 9C 6D 7D 8D 9D 5S 7S 8S 9S",
+    "AH 3H 4H KH TC JC QC TD JD QD TS JS AS",
+    "6H 7H 8H 9H TH JH QH KC AC KD AD KS QS",
+)
+
+
+def test_normal_does_not_overtake_partner_in_front_of_the_opponents_nil() -> None:
+    # Only W's nil is left to beat N's 5H, and beating it breaks the nil: S plays low rather
+    # than win with the ace and let the nil duck under it.
+    g = _position(NIL_LAST, bids=(3, 4, 4, 0), plays="5H 2H")
+    decision = make_bot("normal").decide(g.view(S), random.Random(0))
+    assert decision.action == parse_card("3H")
+    assert "nil" in decision.reason
+
+
+def test_normal_does_not_cut_partners_card_in_front_of_the_opponents_nil() -> None:
+    hands = (
+        "5H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 6S",
+        "2H 3H 6C 7C 8C 9C 6D 7D 8D 5S 7S 8S 9S",
+        "TC JC QC KC AC 9D TD JD QD KD TS JS AS",
+        "4H 6H 7H 8H 9H TH JH QH KH AH AD QS KS",
+    )
+    g = _position(hands, bids=(3, 3, 5, 0), plays="5H 2H")
+    decision = make_bot("normal").decide(g.view(S), random.Random(0))
+    assert SUIT_OF[decision.action] != SUIT_OF[parse_card("AS")], "a cut lets W throw anything"
+    assert "nil" in decision.reason
+
+
+def test_normal_nil_bidder_sheds_a_high_spade_under_a_higher_cut() -> None:
+    # E cuts N's heart with the A♠; W (nil, void in hearts) gets rid of its K♠ for good.
+    hands = (
+        "5H 6H 7H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S",
+        "AS 4S TC JC QC KC AC KD AD 9S TS JS QS",
+        "2H 3H 4H 8H 9H TH JH QH KH AH 5S 6S 7S",
+        "KS 8S 6C 7C 8C 9C 6D 7D 8D 9D TD JD QD",
+    )
+    g = _position(hands, bids=(3, 4, 3, 0), plays="5H AS 2H")
+    decision = make_bot("normal").decide(g.view(W), random.Random(0))
+    assert decision.action == parse_card("KS")
+    assert "under the winning spade" in decision.reason
+
+
 A_SPADE_AND_LOW_CARDS = (
     "AS 2H 3H 4H 2D 3D 4D 2C 3C 4C 5C 5D 5H",
     "KS QS JS TS 6H 7H 8H 6D 7D 8D 6C 7C 8C",

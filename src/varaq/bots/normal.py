@@ -6,10 +6,12 @@ card counting goes through :class:`~varaq.bots.knowledge.Knowledge`.
 
 Its priorities, in order:
 
-1. its own nil: never win a trick it can lose; shed high cards under the winning card;
+1. its own nil: never win a trick it can lose; shed high cards under the winning card (a
+   high spade under a higher cut too);
 2. its partner's nil: win the tricks the nil bidder would otherwise be forced to take, lead
    from strength and into the nil bidder's voids;
-3. an opposing nil: lead low cards the nil bidder must play over, play under the nil bidder;
+3. an opposing nil: lead low cards the nil bidder must play over, play under the nil bidder,
+   and in front of it play low, never overtaking partner or cutting partner's card;
 4. the contract: take the tricks it still needs; once made, duck (bags cost ten points each
    when they reach the limit) unless the opponents can still be set;
 
@@ -328,11 +330,12 @@ def _play_own_nil(t: _Table) -> Decision:
         if t.led >= 0 and under & SUIT_MASKS[t.led]:
             card = highest(under, jokers)
             return Decision(card, f"Play the {_name(card)} under the winner to protect my nil")
-        plain = under & ~SPADE_MASK
-        if not plain:
-            card = highest(under, jokers)
-            return Decision(card, f"Play the {_name(card)} under the winning spade")
-        card = _most_dangerous(t, plain)
+        # Void: throw the most dangerous card that still loses, a spade under a higher cut
+        # included (a king of spades under the ace is gone for good).
+        card = _most_dangerous(t, under)
+        if SUIT_OF[card] == SPADES and t.led != SPADES:
+            return Decision(card, f"Play the {_name(card)} under the winning spade: my most "
+                                  f"dangerous card for the nil")
         return Decision(card, f"Discard the {_name(card)}, my most dangerous card for the nil")
     # Every legal card wins as things stand: hope a later player overtakes.
     if not k.after:
@@ -442,12 +445,18 @@ def _play_against_nil(t: _Table) -> Decision | None:
         return None
     nil_after = any(s in nil_seats for s in k.after) and not any(s in played for s in nil_seats)
     if nil_after and k.led >= 0 and t.legal & SUIT_MASKS[k.led]:
-        # The nil bidder plays after me: keep the card to beat low.
-        partner_winning = k.winning_seat == t.mate
-        if not partner_winning or t.need <= 0:
-            card = lowest(t.legal, jokers)
-            if not t.beats_winner(card) or k.winning_seat == t.mate:
-                return Decision(card, f"Play the low {_name(card)}: the nil must go under it")
+        # The nil bidder plays after me: my lowest card is the one it must go under.  Winning
+        # high over its partner only gives it a higher card to duck, and partner's card needs
+        # no help (once partner is winning, only the nil is left to beat it: that breaks it).
+        card = lowest(t.legal, jokers)
+        return Decision(card, f"Play the low {_name(card)}: the nil must go under it")
+    if (nil_after and k.led >= 0 and k.winning_seat == t.mate
+            and t.legal & ~SPADE_MASK):
+        # Void, with partner's card winning and only the nil bidder to come: a cut would let
+        # the nil throw anything, while partner's card is one the nil must still go under.
+        card = _discard(t)
+        return Decision(card, f"Discard the {_name(card)} rather than cut: the nil bidder must "
+                              f"still go under partner's card")
     return None
 
 

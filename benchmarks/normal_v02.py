@@ -1,0 +1,67 @@
+"""Normal's card play as the frozen Hard 0.2 plays its layouts out (``hard_v02.py``).
+
+Normal has learned three things about nils since version 0.2: a defender in front of the nil
+bidder plays low (never overtaking partner, never winning high over the nil's partner, never
+cutting partner's card), and a nil bidder void in the led suit sheds a high spade under a
+higher cut.  Hard 0.2 played its layouts out with Normal, so those lessons would have made
+the yardstick stronger too.  This module plays exactly as Normal did before them: the two
+decisions that changed are answered the old way, everything else is Normal's own code.
+"""
+
+from __future__ import annotations
+
+from varaq.bots import Decision, normal
+from varaq.bots.knowledge import Knowledge, highest, lowest
+from varaq.cards import SPADE_MASK, SUIT_MASKS
+from varaq.view import View
+
+__all__ = ["choose_play"]
+
+
+def choose_play(view: View, k: Knowledge | None = None) -> Decision:
+    """The card Normal 0.2 played (the same order of priorities as today's Normal)."""
+    if len(view.legal) == 1:
+        return normal.choose_play(view)
+    if k is None:
+        k = Knowledge.from_view(view)
+    t = normal._Table(view, k)
+    if t.me_nil:
+        return _own_nil(t)
+    if t.mate_nil:
+        return normal._play_cover(t)
+    if t.opp_nil and t.need < t.left - 1:
+        decision = _against_nil(t)
+        if decision is not None:
+            return decision
+    return normal._play_contract(t)
+
+
+def _own_nil(t: normal._Table) -> Decision:
+    """Void in the led suit, 0.2 discarded from the side suits first, a spade only when it
+    had nothing else that lost."""
+    under = t.legal & ~t.winners()
+    following = t.led >= 0 and bool(under & SUIT_MASKS[t.led])
+    if t.pos == 0 or not under or following:
+        return normal._play_own_nil(t)
+    plain = under & ~SPADE_MASK
+    card = normal._most_dangerous(t, plain) if plain else highest(under, t.jokers)
+    return Decision(card, "the nil's discard of version 0.2")
+
+
+def _against_nil(t: normal._Table) -> Decision | None:
+    """In front of the nil bidder, 0.2 played low only when it did not beat an opponent's
+    card and partner's contract no longer needed the trick; otherwise it played for the
+    contract (overtaking, winning high, cutting)."""
+    k = t.k
+    played = {s for s, _ in t.view.trick}
+    nil_after = (any(s in t.opp_nil for s in k.after)
+                 and not any(s in played for s in t.opp_nil))
+    if t.pos == 0 or k.winning_seat in t.opp_nil or not nil_after:
+        return normal._play_against_nil(t)
+    if k.led >= 0 and t.legal & SUIT_MASKS[k.led]:
+        partner_winning = k.winning_seat == t.mate
+        if not partner_winning or t.need <= 0:
+            card = lowest(t.legal, t.jokers)
+            if not t.beats_winner(card) or partner_winning:
+                return Decision(card, "the nil defence of version 0.2")
+    return None
