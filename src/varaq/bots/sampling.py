@@ -20,12 +20,8 @@ real table, the better that search; so they honour
   under a trick they cannot win while holding a lower one of the suit, and the last to play
   wins as cheaply as they can.  A layout that would make an earlier play such a waste (a
   lower card of the same effect in that seat's hand at the time) is taken
-  as less likely by :data:`WASTE_FIT` for each such play.  A live nil bidder's follows say
-  something else, because a nil is played the other way round: it ducks under the winner with
-  its *highest* safe card (so none of the suit sat between that card and the winner), and when
-  every card of the suit wins it plays its lowest while someone can still overtake, its highest
-  when it plays last (so nothing of the suit lay below, or above).  A strong defence reads a
-  nil from those plays; so do the layouts.
+  as less likely by :data:`WASTE_FIT` for each such play.  A nil bidder's plays are left
+  out: ducking under the winner with the highest safe card is how a nil is played.
 
 The bid is judged on the hand as it was when it was bid: the cards the seat holds in the layout
 plus the cards it has played since.
@@ -126,26 +122,23 @@ class PlayEvidence:
     """One card another seat chose to play, and what it says about that seat's hand then.
 
     ``later`` holds the cards that seat played from this card on (the card included): with
-    the seat's current holding in a layout, its hand at the moment of the play.  ``instead``
-    are the cards of the suit the seat would have played instead, had it held them: for most
-    players the ones that would have done the same job for less (below it, and for a winning
-    play, still above the trick's winner); for a live nil bidder the ones that duck more
-    usefully (see :func:`_nil_denied`).
+    the seat's current holding in a layout, its hand at the moment of the play.  ``cheaper``
+    are the cards of the played card's suit that would have done the same job for less (below
+    it, and for a winning play, still above the trick's winner).
     """
 
     seat: int
     card: int
     later: int
-    instead: int
+    cheaper: int
 
     def wasted(self, holding_now: int) -> bool:
-        """Whether, with ``holding_now``, the play passed over a card the seat would have
-        played instead.
+        """Whether, with ``holding_now``, the play threw away a card dearer than needed.
 
         Touching cards count too: players win with the lowest of equal cards and follow with
         their lowest, so a king that wins last in the trick denies the queen.
         """
-        return bool((holding_now | self.later) & self.instead)
+        return bool((holding_now | self.later) & self.cheaper)
 
 
 def _cards(mask: int) -> list[int]:
@@ -171,59 +164,31 @@ def play_evidence(view: View) -> list[PlayEvidence]:
     out: list[PlayEvidence] = []
     index = 0
     nil_seats = {s for s in range(4) if view.bids[s] == 0}
-    broken: set[int] = set()  # nils already broken: their bidders play for tricks again
     for leader, cards in tricks:
         led = SUIT_OF[cards[0]]
         power = POWER[jokers][led]
         winner = cards[0]
         for i, card in enumerate(cards):
             seat = (leader + i) & 3
-            denied = 0
-            if i and seat != view.seat:
-                if seat not in nil_seats:
-                    denied = _cheaper(power, card, winner, led, i == 3, above)
-                elif seat not in broken and SUIT_OF[card] == led:
-                    # A live nil's follow (its discards and cuts say little).
-                    denied = _nil_denied(power, SUIT_MASKS[led], card, winner, i == 3)
-            if denied:
+            if i and seat != view.seat and seat not in nil_seats:
                 later = 0
                 for s, c in plays[index:]:
                     if s == seat:
                         later |= 1 << c
-                out.append(PlayEvidence(seat, card, later, denied))
+                suit = SUIT_MASKS[SUIT_OF[card]]
+                below = suit & ~above[card] & ~(1 << card)
+                cheaper = 0
+                if power[card] <= power[winner] and SUIT_OF[card] == led:
+                    cheaper = below  # a loser: any lower card of the suit loses as well
+                elif power[card] > power[winner] and i == 3:
+                    # The last to play wins with the cheapest card that beats the trick.
+                    cheaper = below & ~_at_most(power, winner, suit)
+                if cheaper:
+                    out.append(PlayEvidence(seat, card, later, cheaper))
             if power[card] > power[winner]:
                 winner = card
             index += 1
-        if len(cards) == 4:
-            broken.add((leader + cards.index(winner)) & 3)
     return out
-
-
-def _cheaper(
-    power: tuple[int, ...], card: int, winner: int, led: int, last: bool, above: tuple[int, ...],
-) -> int:
-    """The cards that would have done ``card``'s job for less: any lower card of the suit for
-    a loser that followed; for the last to play, a cheaper card still beating ``winner``."""
-    suit = SUIT_MASKS[SUIT_OF[card]]
-    below = suit & ~above[card] & ~(1 << card)
-    if power[card] <= power[winner] and SUIT_OF[card] == led:
-        return below
-    if power[card] > power[winner] and last:
-        return below & ~_at_most(power, winner, suit)
-    return 0
-
-
-def _nil_denied(power: tuple[int, ...], led: int, card: int, winner: int, last: bool) -> int:
-    """The cards of the led suit a live nil bidder who followed with ``card`` to a trick won
-    so far by ``winner`` would have played instead, had it held them: a higher card that still
-    ducks; a lower one when its card wins with players after it; and playing last, any card
-    that ducks or a higher one to shed (a won trick is won: it keeps the small cards)."""
-    p, w = power[card], power[winner]
-    if p < w:
-        return sum(1 << c for c in _cards(led) if p < power[c] < w)
-    if not last:
-        return sum(1 << c for c in _cards(led) if power[c] < p)
-    return sum(1 << c for c in _cards(led) if power[c] < w or power[c] > p)
 
 
 def _at_most(power: tuple[int, ...], winner: int, suit: int) -> int:
