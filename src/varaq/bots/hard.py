@@ -284,8 +284,12 @@ class HardBot:
                 t.layouts += 1
                 t.hits += goal.hit(result)
             done += 1
-        # Ties go to the cheapest card (candidates are ordered low to high within a suit).
-        best = max(candidates, key=lambda c: tallies[c].mean)
+        # Ties go to the card Normal would play, then to the cheapest (candidates are ordered
+        # low to high within a suit).  Layouts often cannot tell two cards apart (a nil ducking
+        # with its nine or its three under a queen); Normal's rules then know better than the
+        # cheapest card: a nil sheds its highest safe card, a defender keeps its spades.
+        preferred = _normal_candidate(view, k, candidates)
+        best = max(candidates, key=lambda c: (tallies[c].mean, c == preferred))
         t = tallies[best]
         how = "solved double dummy" if solve_late else "played out"
         reason = f"Play {_the(best)}: {goal.words(t.hits, t.layouts)} ({how})"
@@ -370,13 +374,31 @@ def play_candidates(view: View, k: Knowledge | None = None) -> list[int]:
     the cards this seat cannot tell apart (its own hand, the unseen cards, the trick)."""
     if k is None:
         k = Knowledge.from_view(view)
-    remaining = view.hand | k.unseen
-    for _, card in view.trick:
-        remaining |= 1 << card
     legal_mask = 0
     for a in view.legal:
         legal_mask |= 1 << a
-    return representatives(legal_mask, view.hand, remaining, view.rules.jokers)
+    return representatives(legal_mask, view.hand, _remaining(view, k), view.rules.jokers)
+
+
+def _remaining(view: View, k: Knowledge) -> int:
+    """Every card still in play as this seat sees it: its hand, the unseen cards, the trick."""
+    remaining = view.hand | k.unseen
+    for _, card in view.trick:
+        remaining |= 1 << card
+    return remaining
+
+
+def _normal_candidate(view: View, k: Knowledge, candidates: list[int]) -> int:
+    """The candidate standing for the card Normal would play here (-1 if none does)."""
+    card = choose_play(view, k).action
+    if card in candidates:
+        return card
+    remaining = _remaining(view, k)
+    for c in candidates:
+        # One representative of the two cards: they are of one run, equivalent.
+        if len(representatives(1 << c | 1 << card, view.hand, remaining, view.rules.jokers)) == 1:
+            return c
+    return -1
 
 
 def bid_candidates(view: View, span: int = BID_SPAN) -> tuple[list[int], int]:
