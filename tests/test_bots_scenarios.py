@@ -90,6 +90,15 @@ def test_normal_leads_low_into_the_opponents_nil() -> None:
     assert RANK_OF[card] == 0 and not parse_hand("2S") >> card & 1
 
 
+def test_normal_attacks_the_nil_unless_the_contract_needs_every_trick() -> None:
+    # N and S bid 12 of the 13 tricks: a set nil is still worth a trick given up.  With 13
+    # bid every trick counts for the contract and the nil is left alone.
+    attack = _position(NIL_DEFENCE, bids=(6, 0, 6, 1))
+    assert "nil" in make_bot("normal").decide(attack.view(N), random.Random(0)).reason
+    every = _position(NIL_DEFENCE, bids=(7, 0, 6, 1))
+    assert "nil" not in make_bot("normal").decide(every.view(N), random.Random(0)).reason
+
+
 # W bids nil and plays last to the first trick; N leads a small heart.
 NIL_LAST = (
     "5H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 6S",

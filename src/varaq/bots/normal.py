@@ -310,7 +310,9 @@ def choose_play(view: View, k: Knowledge | None = None) -> Decision:
         return _play_own_nil(t)
     if t.mate_nil:
         return _play_cover(t)
-    if t.opp_nil and t.need < t.left - 1:
+    if t.opp_nil and t.need < t.left:
+        # Setting a nil is worth more than most contracts: attack it unless the contract
+        # needs every trick left.
         decision = _play_against_nil(t)
         if decision is not None:
             return decision
