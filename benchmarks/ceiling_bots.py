@@ -3,6 +3,8 @@
 - :class:`HardV02` is today's Hard as it was at version 0.2 (``hard_v02.py``), with a fixed
   number of layouts per decision, so a result does not depend on the machine's load;
 - :class:`NewHard` is the Hard of ``varaq.bots.hard`` with the same fixed number;
+- :class:`NormalV02` bids as today's Normal and plays its cards as Normal 0.2 did
+  (``normal_v02.py``): against Normal it measures what Normal's card play has learned since;
 - :class:`HardBidsPerfectPlay` bids exactly as Hard does and then plays every card as the
   cheater does (seeing every card): against Hard it measures the gap left in *card play*;
 - :class:`ParBidsHardPlay` bids as the cheater does (the best bid on the true deal, judged by
@@ -24,13 +26,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hard_v02 import HardV02Bot
+from normal_v02 import choose_play as choose_play_v02
+from varaq.bots import Decision
 from varaq.bots.advice import bid_seed
 from varaq.bots.cheater import CheaterBot
 from varaq.bots.hard import HardBot
-from varaq.bots.normal import choose_blind, choose_pass
+from varaq.bots.normal import NormalBot, choose_blind, choose_pass
 from varaq.engine import BIDDING, BLIND, EXCHANGE, Game
+from varaq.view import View
 
-__all__ = ["HardV02", "NewHard", "HardBidsPerfectPlay", "ParBidsHardPlay", "samples"]
+__all__ = ["HardV02", "NewHard", "NormalV02", "HardBidsPerfectPlay", "ParBidsHardPlay",
+           "samples"]
 
 
 def samples() -> int:
@@ -52,6 +58,17 @@ def solver_cards() -> int | None:
 class NewHard(HardBot):
     def __init__(self) -> None:
         super().__init__(samples=samples(), solver_cards=solver_cards())
+
+
+class NormalV02(NormalBot):
+    """Normal's bids, Normal 0.2's cards."""
+
+    name = "normal-v02"
+
+    def decide(self, view: View, rng: random.Random) -> Decision:
+        if view.phase == "play" and view.legal:
+            return choose_play_v02(view)
+        return super().decide(view, rng)
 
 
 def _rng(game: Game) -> random.Random:

@@ -7,9 +7,9 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
                                   [--hard-minutes M] [--fixed 12] [--details deals.jsonl]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
                                           hard-classic,hard-v02,cardplay-gap,bidding-gap,
-                                          v02-ceiling,hard-ceiling]
+                                          v02-ceiling,hard-ceiling,normal-v02]
 
-(The last five legs are left out unless asked for.)
+(The last six legs are left out unless asked for.)
 
 Why: the computer players are the product, and "stronger" only means something as a number with
 an error bar.  Every leg is a duplicate arena (each deal played both ways on the same cards), so
@@ -34,7 +34,9 @@ the figures are paired differences in points per hand with a 95% interval.  The 
   version 0.2 with ``--fixed`` layouts: how much room any player has above that yardstick
   (an honest player's margin over Hard 0.2 can only come out of this one);
 - ``hard-ceiling``: the cheater against today's Hard with ``--fixed`` layouts, on the same
-  deals, so the two ceiling legs pair deal by deal with ``hard-v02``.
+  deals, so the two ceiling legs pair deal by deal with ``hard-v02``;
+- ``normal-v02``: Normal against Normal with the card play of version 0.2 (``normal_v02.py``,
+  the play Hard 0.2's layouts keep) over ``--deals`` deals: what Normal's play has learned.
 
 Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
 ``--hard-minutes`` (a time box per leg) let a run fit the time there is, and each leg's JSON says
@@ -65,7 +67,7 @@ from varaq.arena import (
 from varaq.rules import Rules
 
 LEGS = ("normal-easy", "hard-normal", "hard-matches", "hard-cheater", "hard-classic",
-        "hard-v02", "cardplay-gap", "bidding-gap", "v02-ceiling", "hard-ceiling")
+        "hard-v02", "cardplay-gap", "bidding-gap", "v02-ceiling", "hard-ceiling", "normal-v02")
 #: The players that take ``--budget`` / ``--samples``.
 THINKERS = ("hard", "hard-classic")
 
@@ -203,11 +205,18 @@ def main() -> int:
         out["legs"]["hard-classic"] = leg(
             "hard", "hard-classic", deals=args.hard_deals, **hard, **common
         )
-    fixed_legs = [x for x in LEGS[5:] if x in legs]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    if "normal-v02" in legs:
+        import ceiling_bots as cb
+
+        config = ArenaConfig(a="normal", b=cb.NormalV02, rules=rules, seed=args.seed,
+                             deals=args.deals)
+        out["legs"]["normal-v02"] = run_arena(config, jobs=args.jobs,
+                                              progress=sys.stderr.isatty()).to_json()
+    fixed_legs = [x for x in LEGS[5:-1] if x in legs]
     if fixed_legs:
         os.environ["VARAQ_BENCH_SAMPLES"] = str(args.fixed)
         out["fixed"] = args.fixed
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import ceiling_bots as cb
 
         pairs = {"hard-v02": (cb.NewHard, cb.HardV02),
