@@ -266,8 +266,8 @@ _SET_NIL = Lesson(
     text=(
         "When an opponent bids nil, your side wins 100 points if that player takes a trick. "
         "Leave the nil bidder's cards on top whenever you can.",
-        "Play under a nil bidder's card rather than over it, and lead low cards they may have to "
-        "beat.",
+        "Play under a nil bidder's card rather than over it, lead low cards they may have to "
+        "beat, and when they play after you, play low and leave partner's card on top.",
     ),
     task="East bid nil and has played the 10♣. Play a card.",
     setup=Setup(
