@@ -363,3 +363,18 @@ def test_the_cheater_keeps_every_nil_perfect_defence_cannot_break_and_breaks_the
         if seen == {True: 3, False: 3}:
             break
     assert seen == {True: 3, False: 3}
+
+
+def test_hard_breaks_a_tie_the_way_normal_would_a_nil_sheds_its_highest_safe_card() -> None:
+    # E bid nil and plays last to S's Q♥ with the 9♥ and the 3♥, both safe; the last trick is
+    # all spades, so every layout scores the two cards alike.  The tie goes to Normal's card,
+    # the 9♥ (a nil sheds its highest safe card), not to the cheapest.
+    from varaq.lessons.positions import Setup, build
+
+    setup = Setup(dealer="E", bids={"S": 3, "W": 3, "N": 4, "E": "nil"},
+                  taken={"S": 4, "W": 3, "N": 4}, leader="S", trick="QH 5H 2C",
+                  hands={"N": "KS", "E": "9H 3H", "S": "AS", "W": "QS"})
+    _, g = build(setup)
+    decision = HardBot(samples=8).decide(g.view(g.turn), random.Random(1))
+    assert decision.action == parse_card("9H")
+    assert "8 of 8" in decision.reason
