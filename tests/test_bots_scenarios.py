@@ -12,7 +12,7 @@ import pytest
 
 from varaq import Game, Rules, parse_card, parse_hand
 from varaq.actions import BID, BLIND_NIL, LOOK, NIL_BID
-from varaq.bots import make_bot
+from varaq.bots import Decision, make_bot
 from varaq.bots.bidding import estimate_tricks
 from varaq.cards import RANK_OF, SPADE_MASK, SUIT_OF
 from varaq.seats import E, N, S, W
@@ -38,6 +38,12 @@ def _position(
 
 def _decide(name: str, view: View, seed: int = 0) -> int:
     return make_bot(name).decide(view, random.Random(seed)).action
+
+
+def _normal(hands: tuple[str, str, str, str], bids: tuple[int, int, int, int], plays: str,
+            seat: int) -> Decision:
+    """Normal's decision, with its reason, for ``seat`` once ``plays`` are made."""
+    return make_bot("normal").decide(_position(hands, bids, plays).view(seat), random.Random(0))
 
 
 # N's nil is covered by S; S has the top hearts.
@@ -93,10 +99,8 @@ def test_normal_leads_low_into_the_opponents_nil() -> None:
 def test_normal_attacks_the_nil_unless_the_contract_needs_every_trick() -> None:
     # N and S bid 12 of the 13 tricks: a set nil is still worth a trick given up.  With 13
     # bid every trick counts for the contract and the nil is left alone.
-    attack = _position(NIL_DEFENCE, bids=(6, 0, 6, 1))
-    assert "nil" in make_bot("normal").decide(attack.view(N), random.Random(0)).reason
-    every = _position(NIL_DEFENCE, bids=(7, 0, 6, 1))
-    assert "nil" not in make_bot("normal").decide(every.view(N), random.Random(0)).reason
+    assert "nil" in _normal(NIL_DEFENCE, (6, 0, 6, 1), "", N).reason
+    assert "nil" not in _normal(NIL_DEFENCE, (7, 0, 6, 1), "", N).reason
 
 
 # W bids nil and plays last to the first trick; N leads a small heart.
@@ -111,8 +115,7 @@ NIL_LAST = (
 def test_normal_does_not_overtake_partner_in_front_of_the_opponents_nil() -> None:
     # Only W's nil is left to beat N's 5H, and beating it breaks the nil: S plays low rather
     # than win with the ace and let the nil duck under it.
-    g = _position(NIL_LAST, bids=(3, 4, 4, 0), plays="5H 2H")
-    decision = make_bot("normal").decide(g.view(S), random.Random(0))
+    decision = _normal(NIL_LAST, (3, 4, 4, 0), "5H 2H", S)
     assert decision.action == parse_card("3H")
     assert "nil" in decision.reason
 
@@ -124,8 +127,7 @@ def test_normal_does_not_cut_partners_card_in_front_of_the_opponents_nil() -> No
         "TC JC QC KC AC 9D TD JD QD KD TS JS AS",
         "4H 6H 7H 8H 9H TH JH QH KH AH AD QS KS",
     )
-    g = _position(hands, bids=(3, 3, 5, 0), plays="5H 2H")
-    decision = make_bot("normal").decide(g.view(S), random.Random(0))
+    decision = _normal(hands, (3, 3, 5, 0), "5H 2H", S)
     assert SUIT_OF[decision.action] != SUIT_OF[parse_card("AS")], "a cut lets W throw anything"
     assert "nil" in decision.reason
 
@@ -138,8 +140,7 @@ def test_normal_nil_bidder_sheds_a_high_spade_under_a_higher_cut() -> None:
         "2H 3H 4H 8H 9H TH JH QH KH AH 5S 6S 7S",
         "KS 8S 6C 7C 8C 9C 6D 7D 8D 9D TD JD QD",
     )
-    g = _position(hands, bids=(3, 4, 3, 0), plays="5H AS 2H")
-    decision = make_bot("normal").decide(g.view(W), random.Random(0))
+    decision = _normal(hands, (3, 4, 3, 0), "5H AS 2H", W)
     assert decision.action == parse_card("KS")
     assert "under the winning spade" in decision.reason
 
