@@ -2,10 +2,11 @@
 
 Normal has learned three things about nils since version 0.2: a defender in front of the nil
 bidder plays low (never overtaking partner, never winning high over the nil's partner, never
-cutting partner's card), and a nil bidder void in the led suit sheds a high spade under a
-higher cut.  Hard 0.2 played its layouts out with Normal, so those lessons would have made
-the yardstick stronger too.  This module plays exactly as Normal did before them: the two
-decisions that changed are answered the old way, everything else is Normal's own code.
+cutting partner's card), it attacks a nil unless its contract needs every trick left (0.2: all
+but one), and a nil bidder void in the led suit sheds a high spade under a higher cut.  Hard 0.2
+played its layouts out with Normal, so those lessons would have made the yardstick stronger
+too.  This module plays exactly as Normal did before them: the decisions that changed are
+answered the old way, everything else is Normal's own code.
 """
 
 from __future__ import annotations
