@@ -1,7 +1,7 @@
 """Read ``strength.py --details`` files; prints ONE JSON document.
 
     python benchmarks/details.py FIRST.jsonl [SECOND.jsonl ...] [--bag-cost 10] [--counts]
-                                 [--by-nil] [--nil-proofs]
+                                 [--by-nil] [--nil-proofs] [--nil-calibration]
 
 For each file, side a's points a hand minus side b's (both tables of a deal, halved, as the
 arena counts them) with a t interval over the deals all files share, plainly and with every
@@ -15,7 +15,9 @@ with them minus b's, grouped by who bid nil on them, with each group's share of 
 With ``--nil-proofs``, each side's nils (not blind) are tabled by whether a defence seeing
 every card could break them from the opening lead (the compiled solver's proof, within
 :data:`PROOF_NODES` nodes) and whether they held: a nil no defence could break that failed
-was lost by its own side's play.
+was lost by its own side's play.  With ``--nil-calibration``, each side's nils are tabled by
+the bidder's nil danger (:func:`varaq.bots.bidding.nil_danger`, classic deck) beside how often
+they held and the chance Hard's bidding model gave them.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # the working tree's varaq, not an installed one
 
+from varaq.bots.bidding import nil_danger  # noqa: E402
+from varaq.bots.simbid import nil_hold  # noqa: E402
 from varaq.solver import Solver, SolverLimit  # noqa: E402
 from varaq.stats import mean_ci95  # noqa: E402
 
@@ -122,6 +126,35 @@ def nil_proofs(path: str) -> dict[str, dict[str, int]]:
     return {who: dict(sorted(c.items())) for who, c in table.items()}
 
 
+#: Upper ends of the nil-danger bands of :func:`nil_calibration`.
+DANGER_BANDS = (0.1, 0.2, 0.3, 0.45, 0.6, 0.8, 99.0)
+
+
+def nil_calibration(path: str, jokers: bool = False) -> dict[str, dict[str, dict[str, Any]]]:
+    """Side -> band of the bidder's nil danger -> nils bid (not blind), how many held, and the
+    chance Hard's bidding model (:func:`varaq.bots.simbid.nil_hold`) gave them on average: where
+    the model is too hopeful or too gloomy about the nils a table actually plays."""
+    groups: dict[str, dict[str, list[tuple[bool, float]]]] = {"a": {}, "b": {}}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            for t in json.loads(line)["tables"]:
+                for seat in range(4):
+                    if t["bids"][seat] != 0 or t["blind"][seat]:
+                        continue
+                    hand = t["dealt"][seat]
+                    danger = nil_danger(hand, jokers)
+                    top = next(x for x in DANGER_BANDS if danger < x)
+                    low = ([0.0, *DANGER_BANDS])[DANGER_BANDS.index(top)]
+                    band = f"{low:.2f}-{top:.2f}" if top < 99 else f"{low:.2f}+"
+                    who = "a" if (seat & 1) == t["a_side"] else "b"
+                    groups[who].setdefault(band, []).append(
+                        (bool(t["nil_made"][seat]), nil_hold(hand, jokers)))
+    return {who: {band: {"nils": len(v), "held": round(sum(m for m, _ in v) / len(v), 2),
+                         "model": round(sum(h for _, h in v) / len(v), 2)}
+                  for band, v in sorted(bands.items())}
+            for who, bands in groups.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("files", nargs="+")
@@ -129,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--counts", action="store_true")
     p.add_argument("--by-nil", action="store_true")
     p.add_argument("--nil-proofs", action="store_true")
+    p.add_argument("--nil-calibration", action="store_true")
     args = p.parse_args(argv)
     data = [_load(f, args.bag_cost) for f in args.files]
     common = sorted(set.intersection(*(set(d) for d in data)))
@@ -146,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
             row["pairs_by_who_bid_nil"] = by_nil(path)
         if args.nil_proofs:
             row["nils_by_proof"] = nil_proofs(path)
+        if args.nil_calibration:
+            row["nils_by_danger"] = nil_calibration(path)
         out["files"][path] = row
     print(json.dumps(out, indent=2))
     return 0
