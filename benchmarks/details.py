@@ -26,6 +26,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -103,26 +104,30 @@ def by_nil(path: str) -> dict[str, dict[str, float]]:
 PROOF_NODES = 50_000_000
 
 
+def _nils(path: str) -> Iterator[tuple[dict[str, Any], int, str]]:
+    """Every nil bid (not blind) of a details file: its table, its seat, and its side ("a" or
+    "b")."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            for t in json.loads(line)["tables"]:
+                for seat in range(4):
+                    if t["bids"][seat] == 0 and not t["blind"][seat]:
+                        yield t, seat, "a" if (seat & 1) == t["a_side"] else "b"
+
+
 def nil_proofs(path: str) -> dict[str, dict[str, int]]:
     """Side -> "breakable held" etc. -> nils: each nil bid (not blind) proved from the opening
     lead, beside what happened to it at the table."""
     table: dict[str, Counter[str]] = {"a": Counter(), "b": Counter()}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            for t in json.loads(line)["tables"]:
-                leader = (t["dealer"] + 1) & 3
-                for seat in range(4):
-                    if t["bids"][seat] != 0 or t["blind"][seat]:
-                        continue
-                    defence = Solver(1 - (seat & 1), counted=[s == seat for s in range(4)],
-                                     node_limit=PROOF_NODES)
-                    try:
-                        proof = "breakable" if defence.at_least(
-                            t["dealt"], leader, (), False, 1) else "unbreakable"
-                    except SolverLimit:
-                        proof = "unsettled"
-                    who = "a" if (seat & 1) == t["a_side"] else "b"
-                    table[who][f"{proof} {'held' if t['nil_made'][seat] else 'broken'}"] += 1
+    for t, seat, who in _nils(path):
+        defence = Solver(1 - (seat & 1), counted=[s == seat for s in range(4)],
+                         node_limit=PROOF_NODES)
+        try:
+            proof = "breakable" if defence.at_least(
+                t["dealt"], (t["dealer"] + 1) & 3, (), False, 1) else "unbreakable"
+        except SolverLimit:
+            proof = "unsettled"
+        table[who][f"{proof} {'held' if t['nil_made'][seat] else 'broken'}"] += 1
     return {who: dict(sorted(c.items())) for who, c in table.items()}
 
 
@@ -135,20 +140,14 @@ def nil_calibration(path: str, jokers: bool = False) -> dict[str, dict[str, dict
     chance Hard's bidding model (:func:`varaq.bots.simbid.nil_hold`) gave them on average: where
     the model is too hopeful or too gloomy about the nils a table actually plays."""
     groups: dict[str, dict[str, list[tuple[bool, float]]]] = {"a": {}, "b": {}}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            for t in json.loads(line)["tables"]:
-                for seat in range(4):
-                    if t["bids"][seat] != 0 or t["blind"][seat]:
-                        continue
-                    hand = t["dealt"][seat]
-                    danger = nil_danger(hand, jokers)
-                    top = next(x for x in DANGER_BANDS if danger < x)
-                    low = ([0.0, *DANGER_BANDS])[DANGER_BANDS.index(top)]
-                    band = f"{low:.2f}-{top:.2f}" if top < 99 else f"{low:.2f}+"
-                    who = "a" if (seat & 1) == t["a_side"] else "b"
-                    groups[who].setdefault(band, []).append(
-                        (bool(t["nil_made"][seat]), nil_hold(hand, jokers)))
+    for t, seat, who in _nils(path):
+        hand = t["dealt"][seat]
+        danger = nil_danger(hand, jokers)
+        top = next(x for x in DANGER_BANDS if danger < x)
+        low = ([0.0, *DANGER_BANDS])[DANGER_BANDS.index(top)]
+        band = f"{low:.2f}-{top:.2f}" if top < 99 else f"{low:.2f}+"
+        groups[who].setdefault(band, []).append(
+            (bool(t["nil_made"][seat]), nil_hold(hand, jokers)))
     return {who: {band: {"nils": len(v), "held": round(sum(m for m, _ in v) / len(v), 2),
                          "model": round(sum(h for _, h in v) / len(v), 2)}
                   for band, v in sorted(bands.items())}

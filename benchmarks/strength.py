@@ -66,8 +66,10 @@ from varaq.arena import (
 )
 from varaq.rules import Rules
 
+#: The legs played with ``--fixed`` layouts a decision, deal by deal (``--details``).
+FIXED_LEGS = ("hard-v02", "cardplay-gap", "bidding-gap", "v02-ceiling", "hard-ceiling")
 LEGS = ("normal-easy", "hard-normal", "hard-matches", "hard-cheater", "hard-classic",
-        "hard-v02", "cardplay-gap", "bidding-gap", "v02-ceiling", "hard-ceiling", "normal-v02")
+        *FIXED_LEGS, "normal-v02")
 #: The players that take ``--budget`` / ``--samples``.
 THINKERS = ("hard", "hard-classic")
 
@@ -213,7 +215,7 @@ def main() -> int:
                              deals=args.deals)
         out["legs"]["normal-v02"] = run_arena(config, jobs=args.jobs,
                                               progress=sys.stderr.isatty()).to_json()
-    fixed_legs = [x for x in LEGS[5:-1] if x in legs]
+    fixed_legs = [x for x in FIXED_LEGS if x in legs]
     if fixed_legs:
         os.environ["VARAQ_BENCH_SAMPLES"] = str(args.fixed)
         out["fixed"] = args.fixed
