@@ -132,7 +132,8 @@ def test_lessons_on_a_phone_with_a_finger(phone_page: Page, server: Server) -> N
     expect(page.locator("#lesson-text")).to_be_visible()
 
 
-@pytest.mark.parametrize("lesson_id", ["follow-suit", "bidding", "bags", "blind-nil", "jokers"])
+@pytest.mark.parametrize("lesson_id", ["follow-suit", "bidding", "bags", "blind-nil", "jokers",
+                                      "set-nil"])
 def test_the_lesson_table_fits_without_scrolling(
     sized_page: tuple[str, Page], server: Server, lesson_id: str
 ) -> None:
