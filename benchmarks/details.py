@@ -1,7 +1,7 @@
 """Read ``strength.py --details`` files; prints ONE JSON document.
 
     python benchmarks/details.py FIRST.jsonl [SECOND.jsonl ...] [--bag-cost 10] [--counts]
-                                 [--by-nil] [--nil-proofs] [--nil-calibration]
+                                 [--by-nil] [--nil-proofs] [--nil-calibration] [--follows]
 
 For each file, side a's points a hand minus side b's (both tables of a deal, halved, as the
 arena counts them) with a t interval over the deals all files share, plainly and with every
@@ -17,7 +17,12 @@ every card could break them from the opening lead (the compiled solver's proof, 
 :data:`PROOF_NODES` nodes) and whether they held: a nil no defence could break that failed
 was lost by its own side's play.  With ``--nil-calibration``, each side's nils are tabled by
 the bidder's nil danger (:func:`varaq.bots.bidding.nil_danger`, classic deck) beside how often
-they held and the chance Hard's bidding model gave them.
+they held and the chance Hard's bidding model gave them.  With ``--follows``, each side's
+follows that lose the trick, where the player held two or more cards of the led suit that would
+lose, are tabled by whether a nil was alive and how the player stood to it, beside the share in
+which the card played was not the player's lowest: how far the rule the Sampler reads plays by
+(players follow with their lowest losing card, :data:`varaq.bots.sampling.WASTE_FIT`) holds
+for the players of the file.
 """
 
 from __future__ import annotations
@@ -34,7 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # the working tree's varaq, not an installed one
 
 from varaq.bots.bidding import nil_danger  # noqa: E402
+from varaq.bots.knowledge import POWER  # noqa: E402
 from varaq.bots.simbid import nil_hold  # noqa: E402
+from varaq.cards import SUIT_MASKS, SUIT_OF  # noqa: E402
 from varaq.solver import Solver, SolverLimit  # noqa: E402
 from varaq.stats import mean_ci95  # noqa: E402
 
@@ -154,6 +161,60 @@ def nil_calibration(path: str, jokers: bool = False) -> dict[str, dict[str, dict
             for who, bands in groups.items()}
 
 
+def _follow_context(seat: int, winning: int, live: list[int]) -> str:
+    """How a player following to a trick stands to the nils alive in it."""
+    if not live:
+        return "no live nil"
+    if winning in live:
+        return "a live nil is winning the trick"
+    if seat ^ 2 in live:
+        return "partner of a live nil"
+    return "defending a live nil"
+
+
+def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """Side -> context (:func:`_follow_context`) -> losing follows with a choice of losing
+    cards, and the share of them that were not the player's lowest.  Nil bidders' own plays
+    are left out, as the Sampler leaves them out."""
+    tally: dict[str, Counter[tuple[str, bool]]] = {"a": Counter(), "b": Counter()}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            for t in json.loads(line)["tables"]:
+                hands, bids, plays = list(t["dealt"]), t["bids"], t["plays"]
+                taken = [0, 0, 0, 0]
+                leader = (t["dealer"] + 1) & 3
+                for first in range(0, len(plays), 4):
+                    cards = plays[first:first + 4]
+                    led = SUIT_OF[cards[0]]
+                    power = POWER[False][led]
+                    live = [s for s in range(4) if bids[s] == 0 and not taken[s]]
+                    win = 0
+                    for i, card in enumerate(cards):
+                        seat = (leader + i) & 3
+                        top = cards[win]
+                        if i and bids[seat] != 0 and SUIT_OF[card] == led \
+                                and power[card] <= power[top]:
+                            losers = [c for c in range(52) if hands[seat] >> c & 1
+                                      and SUIT_MASKS[led] >> c & 1 and power[c] <= power[top]]
+                            if len(losers) >= 2:
+                                who = "a" if (seat & 1) == t["a_side"] else "b"
+                                context = _follow_context(seat, (leader + win) & 3, live)
+                                tally[who][(context, card != min(losers))] += 1
+                        if power[card] > power[top]:
+                            win = i
+                        hands[seat] &= ~(1 << card)
+                    leader = (leader + win) & 3
+                    taken[leader] += 1
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for who, c in tally.items():
+        contexts = sorted({context for context, _ in c})
+        out[who] = {context: {"follows": c[(context, False)] + c[(context, True)],
+                              "not_lowest": round(c[(context, True)]
+                                                  / (c[(context, False)] + c[(context, True)]), 2)}
+                    for context in contexts}
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("files", nargs="+")
@@ -162,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--by-nil", action="store_true")
     p.add_argument("--nil-proofs", action="store_true")
     p.add_argument("--nil-calibration", action="store_true")
+    p.add_argument("--follows", action="store_true")
     args = p.parse_args(argv)
     data = [_load(f, args.bag_cost) for f in args.files]
     common = sorted(set.intersection(*(set(d) for d in data)))
@@ -181,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
             row["nils_by_proof"] = nil_proofs(path)
         if args.nil_calibration:
             row["nils_by_danger"] = nil_calibration(path)
+        if args.follows:
+            row["losing_follows"] = follows(path)
         out["files"][path] = row
     print(json.dumps(out, indent=2))
     return 0
