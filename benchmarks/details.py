@@ -1,7 +1,8 @@
 """Read ``strength.py --details`` files; prints ONE JSON document.
 
     python benchmarks/details.py FIRST.jsonl [SECOND.jsonl ...] [--bag-cost 10] [--counts]
-                                 [--by-nil] [--nil-proofs] [--nil-calibration] [--follows]
+                                 [--by-nil] [--nil-proofs] [--nil-calibration] [--nil-turns]
+                                 [--follows]
 
 For each file, side a's points a hand minus side b's (both tables of a deal, halved, as the
 arena counts them) with a t interval over the deals all files share, plainly and with every
@@ -17,12 +18,14 @@ every card could break them from the opening lead (the compiled solver's proof, 
 :data:`PROOF_NODES` nodes) and whether they held: a nil no defence could break that failed
 was lost by its own side's play.  With ``--nil-calibration``, each side's nils are tabled by
 the bidder's nil danger (:func:`varaq.bots.bidding.nil_danger`, classic deck) beside how often
-they held and the chance Hard's bidding model gave them.  With ``--follows``, each side's
-follows that lose the trick, where the player held two or more cards of the led suit that would
-lose, are tabled by whether a nil was alive and how the player stood to it, beside the share in
-which the card played was not the player's lowest: how far the rule the Sampler reads plays by
-(players follow with their lowest losing card, :data:`varaq.bots.sampling.WASTE_FIT`) holds
-for the players of the file.
+they held and the chance Hard's bidding model gave them.  With ``--nil-turns``, the nils whose
+fate went against that proof are replayed to the first card after which the proof changed
+(:func:`nil_turns`): where the defence let a nil go, or a nil's side lost it.  With
+``--follows``, each side's follows that lose the trick, where the player held two or more cards
+of the led suit that would lose, are tabled by whether a nil was alive and how the player stood
+to it, beside the share in which the card played was not the player's lowest: how far the rule
+the Sampler reads plays by (players follow with their lowest losing card,
+:data:`varaq.bots.sampling.WASTE_FIT`) holds for the players of the file.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # the working tree's varaq, not an installed one
 
+from varaq import Game  # noqa: E402
+from varaq.actions import BID  # noqa: E402
 from varaq.bots.bidding import nil_danger  # noqa: E402
 from varaq.bots.knowledge import POWER  # noqa: E402
 from varaq.bots.simbid import nil_hold  # noqa: E402
@@ -138,6 +143,79 @@ def nil_proofs(path: str) -> dict[str, dict[str, int]]:
     return {who: dict(sorted(c.items())) for who, c in table.items()}
 
 
+#: Nodes each proof of :func:`nil_turns` may take (one proof after every card of the side at
+#: fault; an unsettled one ends that nil's walk, tabled as "unsettled").
+TURN_NODES = 20_000_000
+_POSITIONS = ("lead", "second", "third", "fourth")
+
+
+def _breakable(g: Game, seat: int) -> bool:
+    """Whether the defence of ``seat``'s nil can still force a trick on it (a nil that has
+    taken one is broken already)."""
+    if g.taken[seat]:
+        return True
+    defence = Solver(1 - (seat & 1), counted=[s == seat for s in range(4)],
+                     node_limit=TURN_NODES)
+    return defence.at_least(g.hands, g.leader, tuple(g.trick), g.broken, 1)
+
+
+def nil_turns(path: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """Where a side's play turned a nil's fate against the proof from the opening lead.
+
+    A nil the defence could break but that held was let go by the defence; a nil no defence
+    could break that was broken, by its own side.  The hand is replayed card by card and, after
+    each card of the side at fault, the proof is asked again; the first card after which it
+    changed is that side's turn (in the perfect-play sense: a player who cannot see the cards
+    may have had no way to know).  Side at fault -> which of the two -> nils, and their turning
+    cards by position in the trick, by the player's seat, and by trick.  Tables with a blind
+    nil are left out (their bidding has an exchange this replay does not make).
+    """
+    kinds = {True: "let a breakable nil hold", False: "let an unbreakable nil break"}
+    out: dict[str, dict[str, dict[str, Counter[str]]]] = {"a": {}, "b": {}}
+    for t, seat, _ in _nils(path):
+        if any(t["blind"]):
+            continue
+        g = Game("classic")
+        g.deal(hands=t["dealt"], dealer=t["dealer"])
+        for i in range(4):
+            g.apply(BID + t["bids"][(t["dealer"] + 1 + i) & 3])
+        try:
+            breakable = _breakable(g, seat)
+        except SolverLimit:
+            continue
+        if breakable != bool(t["nil_made"][seat]):
+            continue  # broken as it could be, or held as it had to
+        fault = 1 - (seat & 1) if breakable else seat & 1
+        at_fault = "a" if fault == t["a_side"] else "b"
+        row = out[at_fault].setdefault(kinds[breakable], {
+            "nils": Counter(), "by_position": Counter(), "by_seat": Counter(),
+            "by_trick": Counter()})
+        row["nils"]["nils"] += 1
+        for card in t["plays"]:
+            mover, position, trick = g.turn, len(g.trick), len(g.tricks)
+            g.apply(card)
+            if mover & 1 != fault:
+                continue
+            try:
+                turned = _breakable(g, seat) != breakable
+            except SolverLimit:
+                row["nils"]["unsettled"] += 1
+                break
+            if turned:
+                if breakable:
+                    role = "before the nil" if mover == (seat + 3) & 3 else "after the nil"
+                else:
+                    role = "the nil bidder" if mover == seat else "its partner"
+                row["by_position"][_POSITIONS[position]] += 1
+                row["by_seat"][role] += 1
+                row["by_trick"]["1-3" if trick < 3 else "4-6" if trick < 6 else "7-13"] += 1
+                break
+    return {side: {kind: {"nils": row["nils"]["nils"], "unsettled": row["nils"]["unsettled"],
+                          **{name: dict(sorted(c.items())) for name, c in row.items()
+                             if name != "nils"}}
+                   for kind, row in rows.items()} for side, rows in out.items()}
+
+
 #: Upper ends of the nil-danger bands of :func:`nil_calibration`.
 DANGER_BANDS = (0.1, 0.2, 0.3, 0.45, 0.6, 0.8, 99.0)
 
@@ -224,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--nil-proofs", action="store_true")
     p.add_argument("--nil-calibration", action="store_true")
     p.add_argument("--follows", action="store_true")
+    p.add_argument("--nil-turns", action="store_true")
     args = p.parse_args(argv)
     data = [_load(f, args.bag_cost) for f in args.files]
     common = sorted(set.intersection(*(set(d) for d in data)))
@@ -243,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
             row["nils_by_proof"] = nil_proofs(path)
         if args.nil_calibration:
             row["nils_by_danger"] = nil_calibration(path)
+        if args.nil_turns:
+            row["nil_turns"] = nil_turns(path)
         if args.follows:
             row["losing_follows"] = follows(path)
         out["files"][path] = row
