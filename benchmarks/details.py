@@ -34,7 +34,7 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -127,15 +127,18 @@ def _nils(path: str) -> Iterator[tuple[dict[str, Any], int, str]]:
                         yield t, seat, "a" if (seat & 1) == t["a_side"] else "b"
 
 
+def _nil_defence(seat: int, node_limit: int) -> Solver:
+    """The solver of ``seat``'s nil: its defence maximises the tricks of that one seat."""
+    return Solver(1 - (seat & 1), counted=[s == seat for s in range(4)], node_limit=node_limit)
+
+
 def nil_proofs(path: str) -> dict[str, dict[str, int]]:
     """Side -> "breakable held" etc. -> nils: each nil bid (not blind) proved from the opening
     lead, beside what happened to it at the table."""
     table: dict[str, Counter[str]] = {"a": Counter(), "b": Counter()}
     for t, seat, who in _nils(path):
-        defence = Solver(1 - (seat & 1), counted=[s == seat for s in range(4)],
-                         node_limit=PROOF_NODES)
         try:
-            proof = "breakable" if defence.at_least(
+            proof = "breakable" if _nil_defence(seat, PROOF_NODES).at_least(
                 t["dealt"], (t["dealer"] + 1) & 3, (), False, 1) else "unbreakable"
         except SolverLimit:
             proof = "unsettled"
@@ -154,9 +157,8 @@ def _breakable(g: Game, seat: int) -> bool:
     taken one is broken already)."""
     if g.taken[seat]:
         return True
-    defence = Solver(1 - (seat & 1), counted=[s == seat for s in range(4)],
-                     node_limit=TURN_NODES)
-    return defence.at_least(g.hands, g.leader, tuple(g.trick), g.broken, 1)
+    return _nil_defence(seat, TURN_NODES).at_least(g.hands, g.leader, tuple(g.trick), g.broken,
+                                                   1)
 
 
 def nil_turns(path: str) -> dict[str, dict[str, dict[str, Any]]]:
@@ -171,7 +173,7 @@ def nil_turns(path: str) -> dict[str, dict[str, dict[str, Any]]]:
     nil are left out (their bidding has an exchange this replay does not make).
     """
     kinds = {True: "let a breakable nil hold", False: "let an unbreakable nil break"}
-    out: dict[str, dict[str, dict[str, Counter[str]]]] = {"a": {}, "b": {}}
+    out: dict[str, dict[str, dict[str, Any]]] = {"a": {}, "b": {}}
     for t, seat, _ in _nils(path):
         if any(t["blind"]):
             continue
@@ -188,9 +190,9 @@ def nil_turns(path: str) -> dict[str, dict[str, dict[str, Any]]]:
         fault = 1 - (seat & 1) if breakable else seat & 1
         at_fault = "a" if fault == t["a_side"] else "b"
         row = out[at_fault].setdefault(kinds[breakable], {
-            "nils": Counter(), "by_position": Counter(), "by_seat": Counter(),
+            "nils": 0, "unsettled": 0, "by_position": Counter(), "by_seat": Counter(),
             "by_trick": Counter()})
-        row["nils"]["nils"] += 1
+        row["nils"] += 1
         for card in t["plays"]:
             mover, position, trick = g.turn, len(g.trick), len(g.tricks)
             g.apply(card)
@@ -199,7 +201,7 @@ def nil_turns(path: str) -> dict[str, dict[str, dict[str, Any]]]:
             try:
                 turned = _breakable(g, seat) != breakable
             except SolverLimit:
-                row["nils"]["unsettled"] += 1
+                row["unsettled"] += 1
                 break
             if turned:
                 if breakable:
@@ -210,9 +212,8 @@ def nil_turns(path: str) -> dict[str, dict[str, dict[str, Any]]]:
                 row["by_seat"][role] += 1
                 row["by_trick"]["1-3" if trick < 3 else "4-6" if trick < 6 else "7-13"] += 1
                 break
-    return {side: {kind: {"nils": row["nils"]["nils"], "unsettled": row["nils"]["unsettled"],
-                          **{name: dict(sorted(c.items())) for name, c in row.items()
-                             if name != "nils"}}
+    return {side: {kind: {name: dict(sorted(v.items())) if isinstance(v, Counter) else v
+                          for name, v in row.items()}
                    for kind, row in rows.items()} for side, rows in out.items()}
 
 
@@ -285,24 +286,32 @@ def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
                     taken[leader] += 1
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for who, c in tally.items():
-        contexts = sorted({context for context, _ in c})
-        out[who] = {context: {"follows": c[(context, False)] + c[(context, True)],
-                              "not_lowest": round(c[(context, True)]
-                                                  / (c[(context, False)] + c[(context, True)]), 2)}
-                    for context in contexts}
+        out[who] = {}
+        for context in sorted({context for context, _ in c}):
+            total = c[(context, False)] + c[(context, True)]
+            out[who][context] = {"follows": total,
+                                 "not_lowest": round(c[(context, True)] / total, 2)}
     return out
+
+
+#: The optional tables: the option that asks for one, its key in a file's row, and what
+#: computes it from the file.
+ANALYSES: tuple[tuple[str, str, Callable[[str], Any]], ...] = (
+    ("counts", "contracts_by_bid_minus_perfect_count", counts),
+    ("by-nil", "pairs_by_who_bid_nil", by_nil),
+    ("nil-proofs", "nils_by_proof", nil_proofs),
+    ("nil-calibration", "nils_by_danger", nil_calibration),
+    ("nil-turns", "nil_turns", nil_turns),
+    ("follows", "losing_follows", follows),
+)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("files", nargs="+")
     p.add_argument("--bag-cost", type=float, default=10.0)
-    p.add_argument("--counts", action="store_true")
-    p.add_argument("--by-nil", action="store_true")
-    p.add_argument("--nil-proofs", action="store_true")
-    p.add_argument("--nil-calibration", action="store_true")
-    p.add_argument("--follows", action="store_true")
-    p.add_argument("--nil-turns", action="store_true")
+    for option, _, _ in ANALYSES:
+        p.add_argument(f"--{option}", action="store_true")
     args = p.parse_args(argv)
     data = [_load(f, args.bag_cost) for f in args.files]
     common = sorted(set.intersection(*(set(d) for d in data)))
@@ -314,18 +323,9 @@ def main(argv: list[str] | None = None) -> int:
         if d is not data[0]:
             row["change"] = _ci([d[k][0] - data[0][k][0] for k in common])
             row["change_bags_charged"] = _ci([d[k][1] - data[0][k][1] for k in common])
-        if args.counts:
-            row["contracts_by_bid_minus_perfect_count"] = counts(path)
-        if args.by_nil:
-            row["pairs_by_who_bid_nil"] = by_nil(path)
-        if args.nil_proofs:
-            row["nils_by_proof"] = nil_proofs(path)
-        if args.nil_calibration:
-            row["nils_by_danger"] = nil_calibration(path)
-        if args.nil_turns:
-            row["nil_turns"] = nil_turns(path)
-        if args.follows:
-            row["losing_follows"] = follows(path)
+        for option, key, table in ANALYSES:
+            if getattr(args, option.replace("-", "_")):
+                row[key] = table(path)
         out["files"][path] = row
     print(json.dumps(out, indent=2))
     return 0
