@@ -4,7 +4,8 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
 
     python benchmarks/strength.py [--deals 500] [--hard-deals 500] [--matches 100]
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
-                                  [--hard-minutes M] [--fixed 12] [--details deals.jsonl]
+                                  [--hard-minutes M] [--fixed 12] [--first K]
+                                  [--details deals.jsonl]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
                                           hard-classic,hard-v02,cardplay-gap,bidding-gap,
                                           v02-ceiling,hard-ceiling,normal-v02]
@@ -123,16 +124,19 @@ def _hand_record(a_side: int, hand: Any) -> dict[str, Any]:
 
 def deal_by_deal(
     config: ArenaConfig, jobs: int, minutes: float | None, details: TextIO | None = None,
+    first: int = 0,
 ) -> ArenaResult:
     """The arena's duplicate deals handed out one at a time (the arena sends players it does
     not know by name in chunks of up to 20 deals, too coarse for a time box of slow players);
     with ``minutes``, the deals ``0 .. k-1`` finished in time, as the arena keeps them.  With
     ``details``, each deal's two hands are written there as one JSON line (see
-    :func:`_hand_record`), so the hands that lose points can be found afterwards."""
+    :func:`_hand_record`), so the hands that lose points can be found afterwards.  ``first``
+    starts at that deal (the deals ``first .. first + config.deals - 1``), so a time-boxed run
+    can be carried on later with the very deals it did not reach."""
     started = time.perf_counter()
     deadline = None if minutes is None else started + 60 * minutes
     results: list[PairResult] = []
-    jobs_list = [(config, i, details is not None) for i in range(config.deals)]
+    jobs_list = [(config, i, details is not None) for i in range(first, first + config.deals)]
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         for result, record in pool.imap(_one_deal, jobs_list, chunksize=1):
             results.append(result)
@@ -163,6 +167,8 @@ def main() -> int:
                    help="time box for each leg with Hard: as many deals or matches as fit")
     p.add_argument("--fixed", type=int, default=12,
                    help="layouts a decision in the hard-v02, gap and ceiling legs (12)")
+    p.add_argument("--first", type=int, default=0,
+                   help="start the fixed legs at this deal (0), to carry on a time-boxed run")
     p.add_argument("--details", default=None,
                    help="write each deal of the fixed legs as a JSON line to this file "
                         "(the leg's name is added before the extension)")
@@ -219,6 +225,7 @@ def main() -> int:
     if fixed_legs:
         os.environ["VARAQ_BENCH_SAMPLES"] = str(args.fixed)
         out["fixed"] = args.fixed
+        out["first"] = args.first
         import ceiling_bots as cb
 
         pairs = {"hard-v02": (cb.NewHard, cb.HardV02),
@@ -232,9 +239,10 @@ def main() -> int:
             if args.details:
                 root, ext = os.path.splitext(args.details)
                 with open(f"{root}-{name}{ext}", "w", encoding="utf-8") as details:
-                    result = deal_by_deal(config, args.jobs, args.hard_minutes, details)
+                    result = deal_by_deal(config, args.jobs, args.hard_minutes, details,
+                                          args.first)
             else:
-                result = deal_by_deal(config, args.jobs, args.hard_minutes)
+                result = deal_by_deal(config, args.jobs, args.hard_minutes, first=args.first)
             out["legs"][name] = result.to_json()
     out["goals"] = goals(out["legs"])
     print(json.dumps(out, indent=2))
