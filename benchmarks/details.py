@@ -127,18 +127,13 @@ def _nils(path: str) -> Iterator[tuple[dict[str, Any], int, str]]:
                         yield t, seat, "a" if (seat & 1) == t["a_side"] else "b"
 
 
-def _nil_defence(seat: int, node_limit: int) -> Solver:
-    """The solver of ``seat``'s nil: its defence maximises the tricks of that one seat."""
-    return Solver(1 - (seat & 1), counted=[s == seat for s in range(4)], node_limit=node_limit)
-
-
 def nil_proofs(path: str) -> dict[str, dict[str, int]]:
     """Side -> "breakable held" etc. -> nils: each nil bid (not blind) proved from the opening
     lead, beside what happened to it at the table."""
     table: dict[str, Counter[str]] = {"a": Counter(), "b": Counter()}
     for t, seat, who in _nils(path):
         try:
-            proof = "breakable" if _nil_defence(seat, PROOF_NODES).at_least(
+            proof = "breakable" if Solver.nil_defence(seat, node_limit=PROOF_NODES).at_least(
                 t["dealt"], (t["dealer"] + 1) & 3, (), False, 1) else "unbreakable"
         except SolverLimit:
             proof = "unsettled"
@@ -157,8 +152,8 @@ def _breakable(g: Game, seat: int) -> bool:
     taken one is broken already)."""
     if g.taken[seat]:
         return True
-    return _nil_defence(seat, TURN_NODES).at_least(g.hands, g.leader, tuple(g.trick), g.broken,
-                                                   1)
+    defence = Solver.nil_defence(seat, node_limit=TURN_NODES)
+    return defence.at_least(g.hands, g.leader, tuple(g.trick), g.broken, 1)
 
 
 def nil_turns(path: str) -> dict[str, dict[str, dict[str, Any]]]:

@@ -155,6 +155,17 @@ def test_nil_question_counts_one_seat() -> None:
     assert not Solver(0, counted=[False, True, False, False]).at_least(hands, 0, (), True, 1)
 
 
+def test_nil_defence_solver_is_the_nil_question() -> None:
+    # The named constructor asks the same question for any seat: the opponents count its tricks.
+    for seat in range(4):
+        defence = Solver.nil_defence(seat, jokers=True, node_limit=1000)
+        assert defence.side == 1 - (seat & 1)
+        assert defence.counted == tuple(s == seat for s in range(4))
+        assert defence.jokers and defence.node_limit == 1000
+    hands = [parse_hand("2H 3C"), parse_hand("9H 2C"), parse_hand("3H 4C"), parse_hand("4H 5C")]
+    assert Solver.nil_defence(1).at_least(hands, 0, (), True, 1)
+
+
 def test_node_limit_stops_a_long_search() -> None:
     g = Game("classic", seed=5)
     g.deal()
@@ -261,7 +272,7 @@ def test_nil_judgement_of_a_card_agrees_with_brute_force() -> None:
         _, g = _random_endgame(rng, False, 3)
         nil_seat = rng.randrange(4)
         defence = 1 - (nil_seat & 1)
-        solver = Solver(defence, counted=[s == nil_seat for s in range(4)])
+        solver = Solver.nil_defence(nil_seat)
         could = _brute_seat(g, nil_seat, defence) >= 1
         for card in g.legal_actions():
             child = g.copy()

@@ -81,10 +81,7 @@ def analyse_hand(facts: HandFacts, cards: int = DEFAULT_CARDS) -> HandAnalysis:
     rules = facts.rules
     solvers = (Solver(0, jokers=rules.jokers), Solver(1, jokers=rules.jokers))
     # For each nil bidder: the defence maximising the tricks that bidder alone takes.
-    nil_solvers = [
-        Solver(1 - (s & 1), jokers=rules.jokers, counted=[o == s for o in range(4)])
-        for s in range(4)
-    ]
+    nil_solvers = [Solver.nil_defence(s, jokers=rules.jokers) for s in range(4)]
     nil = [facts.bids[s] == 0 for s in range(4)]
     solved = nil_positions = 0
     costly: list[CardCost] = []

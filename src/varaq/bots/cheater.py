@@ -144,10 +144,7 @@ class CheaterBot:
         leader = (view.dealer + 1) & 3
         if rules.two_clubs_leads:
             leader = next(s for s in range(4) if hands[s] >> TWO_CLUBS & 1)
-        defence = Solver(
-            1 - (seat & 1), jokers=rules.jokers, counted=[s == seat for s in range(4)],
-            node_limit=self.nil_node_limit,
-        )
+        defence = Solver.nil_defence(seat, jokers=rules.jokers, node_limit=self.nil_node_limit)
         try:
             return defence.at_least(hands, leader, (), False, 1)
         except SolverLimit:
@@ -198,8 +195,7 @@ def _perfect_rest(g: Game) -> HandScore:
         holders = []
         for s in seats:
             if bids[s] == 0 and taken[s] == 0:
-                defence = 1 - side
-                if rest and _nil_breakable_now(g, s, defence):
+                if rest and _nil_breakable_now(g, s):
                     taken[s] += 1
                     rest -= 1
                     holders.append(s)  # the nil is gone: further tricks cost it nothing
@@ -223,11 +219,10 @@ def _north_south_tricks(
     return Solver(0, jokers=jokers).best(hands, leader, (), broken, two_clubs)[0]
 
 
-def _nil_breakable_now(g: Game, seat: int, defence: int) -> bool:
+def _nil_breakable_now(g: Game, seat: int) -> bool:
     """Whether the defence can force a trick on ``seat``'s nil from here (a proof within
     :data:`NIL_NODE_LIMIT` nodes; unsettled counts as the nil holding)."""
-    breaker = Solver(defence, jokers=g.rules.jokers, counted=[o == seat for o in range(4)],
-                     node_limit=NIL_NODE_LIMIT)
+    breaker = Solver.nil_defence(seat, jokers=g.rules.jokers, node_limit=NIL_NODE_LIMIT)
     try:
         if g.rules.two_clubs_leads and not g.tricks:
             return breaker.at_least_after(g.hands, g.leader, (), g.broken, TWO_CLUBS, 1)

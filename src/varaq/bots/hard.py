@@ -539,9 +539,7 @@ def _nil_breaks(
     """For each candidate card: whether the defence of ``seat``'s live nil can force a trick
     on it once the card is played (perfect play on this layout).  A question the solver does
     not settle within ``node_limit`` nodes counts as the nil holding."""
-    defence = 1 - (seat & 1)
-    breaker = Solver(defence, jokers=view.rules.jokers, counted=[s == seat for s in range(4)],
-                     node_limit=node_limit)
+    breaker = Solver.nil_defence(seat, jokers=view.rules.jokers, node_limit=node_limit)
     out = {}
     for card in candidates:
         try:
