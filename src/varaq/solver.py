@@ -242,6 +242,8 @@ class Solver:
         if answer is None or answer == -1:
             raise SolverLimit(f"more than {self.node_limit} nodes")
 
+    # -- public ---------------------------------------------------------------------------
+
     @classmethod
     def nil_defence(
         cls, seat: int, *, jokers: bool = False, node_limit: int | None = None,
@@ -251,8 +253,6 @@ class Solver:
         so ``at_least(..., 1)`` asks whether the defence can force the nil to take a trick."""
         return cls(1 - (seat & 1), jokers=jokers, counted=[s == seat for s in range(4)],
                    node_limit=node_limit, backend=backend)
-
-    # -- public ---------------------------------------------------------------------------
 
     def value(
         self, hands: Sequence[int], leader: int, trick: Sequence[int] = (), broken: bool = False,
