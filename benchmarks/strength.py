@@ -128,11 +128,11 @@ def deal_by_deal(
 ) -> ArenaResult:
     """The arena's duplicate deals handed out one at a time (the arena sends players it does
     not know by name in chunks of up to 20 deals, too coarse for a time box of slow players);
-    with ``minutes``, the deals ``0 .. k-1`` finished in time, as the arena keeps them.  With
-    ``details``, each deal's two hands are written there as one JSON line (see
-    :func:`_hand_record`), so the hands that lose points can be found afterwards.  ``first``
-    starts at that deal (the deals ``first .. first + config.deals - 1``), so a time-boxed run
-    can be carried on later with the very deals it did not reach."""
+    the deals ``first .. first + config.deals - 1`` (``first`` lets a time-boxed run be carried
+    on later with the very deals it did not reach); with ``minutes``, those of them finished in
+    time, in order, as the arena keeps them.  With ``details``, each deal's two hands are
+    written there as one JSON line (see :func:`_hand_record`), so the hands that lose points
+    can be found afterwards."""
     started = time.perf_counter()
     deadline = None if minutes is None else started + 60 * minutes
     results: list[PairResult] = []
