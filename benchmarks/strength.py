@@ -54,6 +54,7 @@ import os
 import platform
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from varaq import arena
@@ -71,6 +72,8 @@ from varaq.rules import Rules
 FIXED_LEGS = ("hard-v02", "cardplay-gap", "bidding-gap", "v02-ceiling", "hard-ceiling")
 LEGS = ("normal-easy", "hard-normal", "hard-matches", "hard-cheater", "hard-classic",
         *FIXED_LEGS, "normal-v02")
+#: A fixed leg's player: a bot's arena name, or a class that builds it.
+Player = str | Callable[[], Any]
 #: The players that take ``--budget`` / ``--samples``.
 THINKERS = ("hard", "hard-classic")
 
@@ -228,11 +231,13 @@ def main() -> int:
         out["first"] = args.first
         import ceiling_bots as cb
 
-        pairs = {"hard-v02": (cb.NewHard, cb.HardV02),
-                 "cardplay-gap": (cb.HardBidsPerfectPlay, cb.NewHard),
-                 "bidding-gap": (cb.ParBidsHardPlay, cb.NewHard),
-                 "v02-ceiling": ("cheater", cb.HardV02),
-                 "hard-ceiling": ("cheater", cb.NewHard)}
+        pairs: dict[str, tuple[Player, Player]] = {
+            "hard-v02": (cb.NewHard, cb.HardV02),
+            "cardplay-gap": (cb.HardBidsPerfectPlay, cb.NewHard),
+            "bidding-gap": (cb.ParBidsHardPlay, cb.NewHard),
+            "v02-ceiling": ("cheater", cb.HardV02),
+            "hard-ceiling": ("cheater", cb.NewHard),
+        }
         for name in fixed_legs:
             a, b = pairs[name]
             config = ArenaConfig(a=a, b=b, rules=rules, seed=args.seed, deals=args.hard_deals)
