@@ -1,9 +1,11 @@
 """Normal's card play as the frozen Hard 0.2 plays its layouts out (``hard_v02.py``).
 
-Normal has learned three things about nils since version 0.2: a defender in front of the nil
+Normal has learned four things about nils since version 0.2: a defender in front of the nil
 bidder plays low (never overtaking partner, never winning high over the nil's partner, never
 cutting partner's card), it attacks a nil unless its contract needs every trick left (0.2: all
-but one), and a nil bidder void in the led suit sheds a high spade under a higher cut.  Hard 0.2
+but one), a nil bidder void in the led suit sheds a high spade under a higher cut, and the
+nil's partner on lead cashes a master spade, then leads into the nil's voids, before its
+other masters (0.2: any master first, the side suits' before the spades).  Hard 0.2
 played its layouts out with Normal, so those lessons would have made the yardstick stronger
 too.  This module plays exactly as Normal did before them: the decisions that changed are
 answered the old way, everything else is Normal's own code.
@@ -12,8 +14,8 @@ answered the old way, everything else is Normal's own code.
 from __future__ import annotations
 
 from varaq.bots import Decision, normal
-from varaq.bots.knowledge import Knowledge, highest, lowest
-from varaq.cards import SPADE_MASK, SUIT_MASKS
+from varaq.bots.knowledge import NON_SPADE_SUITS, ORDER, Knowledge, highest, lowest
+from varaq.cards import RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF, card_list
 from varaq.view import View
 
 __all__ = ["choose_play"]
@@ -29,7 +31,7 @@ def choose_play(view: View, k: Knowledge | None = None) -> Decision:
     if t.me_nil:
         return _own_nil(t)
     if t.mate_nil:
-        return normal._play_cover(t)
+        return _lead_for_cover(t) if t.pos == 0 else normal._play_cover(t)
     if t.opp_nil and t.need < t.left - 1:
         decision = _against_nil(t)
         if decision is not None:
@@ -47,6 +49,22 @@ def _own_nil(t: normal._Table) -> Decision:
     plain = under & ~SPADE_MASK
     card = normal._most_dangerous(t, plain) if plain else highest(under, t.jokers)
     return Decision(card, "the nil's discard of version 0.2")
+
+
+def _lead_for_cover(t: normal._Table) -> Decision:
+    """On lead for partner's nil, 0.2 cashed any master first (a side suit's before a spade),
+    then led into the nil's voids, then its strongest card."""
+    k, jokers = t.k, t.jokers
+    masters = [c for c in card_list(t.legal) if k.is_master(c)]
+    if masters:
+        card = max(masters, key=lambda c: (SUIT_OF[c] != SPADES, RANK_OF[c]))
+        return Decision(card, "the cover's master of version 0.2")
+    for suit in NON_SPADE_SUITS:
+        mine = t.legal & SUIT_MASKS[suit]
+        if mine and k.is_void(t.mate, suit):
+            return Decision(highest(mine, jokers), "the cover's lead into a void of version 0.2")
+    card = min(card_list(t.legal), key=lambda c: (k.higher_out(c), -ORDER[jokers][c]))
+    return Decision(card, "the cover's strongest lead of version 0.2")
 
 
 def _against_nil(t: normal._Table) -> Decision | None:

@@ -73,6 +73,43 @@ def test_normal_cover_leads_a_winner_for_the_nil_bidder() -> None:
     assert card == parse_card("AH")
 
 
+# N's nil, covered by S, who holds the two master spades and the master heart, and no clubs.
+NIL_COVER_SPADES = (
+    "9H 3H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S QS",
+    "2H 4H 5H 6C 7C 8C 6D 7D 8D 5S 6S 7S 8S",
+    "AH KH 6H 7H 9D TD JD 4S 9S TS JS KS AS",
+    "8H TH JH QH 9C TC JC QC KC AC QD KD AD",
+)
+
+
+def test_normal_cover_leads_a_master_spade_before_other_masters() -> None:
+    # S cuts the first trick (spades are broken) and leads: the ace of spades lets N shed
+    # the queen under it, where the ace of hearts would be spent.
+    g = _position(NIL_COVER_SPADES, bids=(0, 2, 6, 5), plays="2C 6C 4S 9C")
+    assert g.turn == S
+    decision = make_bot("normal").decide(g.view(S), random.Random(0))
+    assert decision.action == parse_card("AS")
+    assert "spade" in decision.reason
+
+
+# N's nil; N shows out of clubs in the second trick and S wins it.
+NIL_COVER_VOID = (
+    "9H 3H 7H 2D 3D 4D 5D 6D 7D 2S 3S 4S 5S",
+    "2H 4H 5H 2C 3C 4C 8D 9D TD 6S 7S 8S 9S",
+    "AH KH 6H 8H 9C TC JC QC JD QD TS JS QS",
+    "TH JH QH 5C 6C 7C 8C KC AC KD AD KS AS",
+)
+
+
+def test_normal_cover_leads_into_the_nil_bidders_void_before_cashing_a_master() -> None:
+    g = _position(NIL_COVER_VOID, bids=(0, 3, 4, 5), plays="2D 8D QD KD 5C 7D 2C QC")
+    assert g.turn == S
+    decision = make_bot("normal").decide(g.view(S), random.Random(0))
+    # The ace of hearts stays to cover N when the opponents lead hearts.
+    assert SUIT_OF[decision.action] == SUIT_OF[parse_card("2C")]
+    assert "void" in decision.reason
+
+
 # E bids nil; S can play under E's card.
 NIL_DEFENCE = (
     "9H 3H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S",

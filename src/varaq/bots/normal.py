@@ -8,8 +8,9 @@ Its priorities, in order:
 
 1. its own nil: never win a trick it can lose; shed high cards under the winning card (a
    high spade under a higher cut too);
-2. its partner's nil: win the tricks the nil bidder would otherwise be forced to take, lead
-   from strength and into the nil bidder's voids;
+2. its partner's nil: win the tricks the nil bidder would otherwise be forced to take; lead
+   a master spade (the nil sheds a high spade under it), then into the nil bidder's voids,
+   then other masters and strength;
 3. an opposing nil: lead low cards the nil bidder must play over, play under the nil bidder,
    and in front of it play low, never overtaking partner or cutting partner's card;
 4. the contract: take the tricks it still needs; once made, duck (bags cost ten points each
@@ -403,17 +404,25 @@ def _play_cover(t: _Table) -> Decision:
 def _lead_for_cover(t: _Table) -> Decision:
     k, jokers = t.k, t.jokers
     mate = t.mate
-    # Cash a master: partner discards or plays under it.
     masters = [c for c in card_list(t.legal) if k.is_master(c)]
-    if masters:
-        card = max(masters, key=lambda c: (SUIT_OF[c] != SPADES, RANK_OF[c]))
-        return Decision(card, f"Lead the {_name(card)}, a sure winner, to keep partner safe")
+    # A master spade first: partner sheds its highest spade under it, and spades are the
+    # suit a nil cannot be covered in by a card of another suit.
+    trumps = [c for c in masters if SUIT_OF[c] == SPADES]
+    if trumps:
+        card = max(trumps, key=lambda c: RANK_OF[c])
+        return Decision(card, f"Lead the {_name(card)}, a sure winner: partner can shed a "
+                              f"high spade under it")
     # A suit partner is void in: partner simply discards.
     for suit in NON_SPADE_SUITS:
         mine = t.legal & SUIT_MASKS[suit]
         if mine and k.is_void(mate, suit):
             card = highest(mine, jokers)
             return Decision(card, f"Lead {SUIT_NAMES[suit]}: partner is void and can discard")
+    # Then a master of another suit: partner discards or plays under it.  (After the voids:
+    # a master kept is the cover for when the opponents lead its suit.)
+    if masters:
+        card = max(masters, key=lambda c: RANK_OF[c])
+        return Decision(card, f"Lead the {_name(card)}, a sure winner, to keep partner safe")
     # Otherwise lead my strongest card (fewest higher cards out), so partner goes under it.
     card = min(card_list(t.legal), key=lambda c: (k.higher_out(c), -ORDER[jokers][c]))
     return Decision(card, f"Lead the {_name(card)}, my strongest, for partner's nil to go under")
