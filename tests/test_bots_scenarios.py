@@ -85,9 +85,7 @@ NIL_COVER_SPADES = (
 def test_normal_cover_leads_a_master_spade_before_other_masters() -> None:
     # S cuts the first trick (spades are broken) and leads: the ace of spades lets N shed
     # the queen under it, where the ace of hearts would be spent.
-    g = _position(NIL_COVER_SPADES, bids=(0, 2, 6, 5), plays="2C 6C 4S 9C")
-    assert g.turn == S
-    decision = make_bot("normal").decide(g.view(S), random.Random(0))
+    decision = _normal(NIL_COVER_SPADES, (0, 2, 6, 5), "2C 6C 4S 9C", S)
     assert decision.action == parse_card("AS")
     assert "spade" in decision.reason
 
@@ -102,9 +100,7 @@ NIL_COVER_VOID = (
 
 
 def test_normal_cover_leads_into_the_nil_bidders_void_before_cashing_a_master() -> None:
-    g = _position(NIL_COVER_VOID, bids=(0, 3, 4, 5), plays="2D 8D QD KD 5C 7D 2C QC")
-    assert g.turn == S
-    decision = make_bot("normal").decide(g.view(S), random.Random(0))
+    decision = _normal(NIL_COVER_VOID, (0, 3, 4, 5), "2D 8D QD KD 5C 7D 2C QC", S)
     # The ace of hearts stays to cover N when the opponents lead hearts.
     assert SUIT_OF[decision.action] == SUIT_OF[parse_card("2C")]
     assert "void" in decision.reason
