@@ -14,7 +14,7 @@ answered the old way, everything else is Normal's own code.
 from __future__ import annotations
 
 from varaq.bots import Decision, normal
-from varaq.bots.knowledge import NON_SPADE_SUITS, ORDER, Knowledge, highest, lowest
+from varaq.bots.knowledge import Knowledge, highest, lowest
 from varaq.cards import RANK_OF, SPADE_MASK, SPADES, SUIT_MASKS, SUIT_OF, card_list
 from varaq.view import View
 
@@ -54,17 +54,11 @@ def _own_nil(t: normal._Table) -> Decision:
 def _lead_for_cover(t: normal._Table) -> Decision:
     """On lead for partner's nil, 0.2 cashed any master first (a side suit's before a spade),
     then led into the nil's voids, then its strongest card."""
-    k, jokers = t.k, t.jokers
-    masters = [c for c in card_list(t.legal) if k.is_master(c)]
+    masters = [c for c in card_list(t.legal) if t.k.is_master(c)]
     if masters:
         card = max(masters, key=lambda c: (SUIT_OF[c] != SPADES, RANK_OF[c]))
         return Decision(card, "the cover's master of version 0.2")
-    for suit in NON_SPADE_SUITS:
-        mine = t.legal & SUIT_MASKS[suit]
-        if mine and k.is_void(t.mate, suit):
-            return Decision(highest(mine, jokers), "the cover's lead into a void of version 0.2")
-    card = min(card_list(t.legal), key=lambda c: (k.higher_out(c), -ORDER[jokers][c]))
-    return Decision(card, "the cover's strongest lead of version 0.2")
+    return normal._lead_into_void(t) or normal._lead_strongest(t)
 
 
 def _against_nil(t: normal._Table) -> Decision | None:

@@ -402,9 +402,7 @@ def _play_cover(t: _Table) -> Decision:
 
 
 def _lead_for_cover(t: _Table) -> Decision:
-    k, jokers = t.k, t.jokers
-    mate = t.mate
-    masters = [c for c in card_list(t.legal) if k.is_master(c)]
+    masters = [c for c in card_list(t.legal) if t.k.is_master(c)]
     # A master spade first: partner sheds its highest spade under it, and spades are the
     # suit a nil cannot be covered in by a card of another suit.
     trumps = [c for c in masters if SUIT_OF[c] == SPADES]
@@ -412,18 +410,30 @@ def _lead_for_cover(t: _Table) -> Decision:
         card = max(trumps, key=lambda c: RANK_OF[c])
         return Decision(card, f"Lead the {_name(card)}, a sure winner: partner can shed a "
                               f"high spade under it")
-    # A suit partner is void in: partner simply discards.
-    for suit in NON_SPADE_SUITS:
-        mine = t.legal & SUIT_MASKS[suit]
-        if mine and k.is_void(mate, suit):
-            card = highest(mine, jokers)
-            return Decision(card, f"Lead {SUIT_NAMES[suit]}: partner is void and can discard")
+    into_void = _lead_into_void(t)
+    if into_void is not None:
+        return into_void
     # Then a master of another suit: partner discards or plays under it.  (After the voids:
     # a master kept is the cover for when the opponents lead its suit.)
     if masters:
         card = max(masters, key=lambda c: RANK_OF[c])
         return Decision(card, f"Lead the {_name(card)}, a sure winner, to keep partner safe")
-    # Otherwise lead my strongest card (fewest higher cards out), so partner goes under it.
+    return _lead_strongest(t)
+
+
+def _lead_into_void(t: _Table) -> Decision | None:
+    """A side suit partner is void in, if I hold one: partner simply discards."""
+    for suit in NON_SPADE_SUITS:
+        mine = t.legal & SUIT_MASKS[suit]
+        if mine and t.k.is_void(t.mate, suit):
+            card = highest(mine, t.jokers)
+            return Decision(card, f"Lead {SUIT_NAMES[suit]}: partner is void and can discard")
+    return None
+
+
+def _lead_strongest(t: _Table) -> Decision:
+    """My strongest card (fewest higher cards out), so partner's nil goes under it."""
+    k, jokers = t.k, t.jokers
     card = min(card_list(t.legal), key=lambda c: (k.higher_out(c), -ORDER[jokers][c]))
     return Decision(card, f"Lead the {_name(card)}, my strongest, for partner's nil to go under")
 
