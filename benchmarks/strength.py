@@ -6,6 +6,7 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
                                   [--hard-minutes M] [--fixed 12] [--first K]
                                   [--details deals.jsonl]
+                                  [--replay-nils BASE.jsonl [--nil-side a|b|either]]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
                                           hard-classic,hard-v02,cardplay-gap,bidding-gap,
                                           v02-ceiling,hard-ceiling,normal-v02]
@@ -39,6 +40,15 @@ the figures are paired differences in points per hand with a 95% interval.  The 
 - ``normal-v02``: Normal against Normal with the card play of version 0.2 (``normal_v02.py``,
   the play Hard 0.2's layouts keep) over ``--deals`` deals: what Normal's play has learned.
 
+``--replay-nils BASE.jsonl`` measures a change that acts only while a nil is alive for a
+quarter of the machine time: every player of the fixed legs decides the same way in the same
+position (the arena seeds each decision from the position), so such a change plays the very
+same cards on every deal where nobody bid nil.  Only BASE's deals with a nil (by side a, side
+b or either, ``--nil-side``) are played again, with the code of this tree, and the
+``--details`` file gets all of BASE's deals with those replaced: ``details.py BASE.jsonl
+SPLICED.jsonl`` then gives the paired change over every deal.  BASE must come from the same
+leg, ``--seed``, ``--rules`` and ``--fixed`` (the dealt cards are checked before any is played).
+
 Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
 ``--hard-minutes`` (a time box per leg) let a run fit the time there is, and each leg's JSON says
 how many deals or matches its figures rest on (``deals``/``matches`` beside ``requested``).
@@ -66,6 +76,7 @@ from varaq.arena import (
     play_deal,
     run_arena,
 )
+from varaq.engine import Game
 from varaq.rules import Rules
 
 #: The legs played with ``--fixed`` layouts a decision, deal by deal (``--details``).
@@ -125,27 +136,73 @@ def _hand_record(a_side: int, hand: Any) -> dict[str, Any]:
     }
 
 
+def nil_deals(records: list[dict[str, Any]], side: str = "either") -> list[int]:
+    """The deals of a ``--details`` file where a nil (blind or not) was bid by player a's
+    side, player b's side, or ``either``."""
+    found = []
+    for record in records:
+        for table in record["tables"]:
+            for seat, bid in enumerate(table["bids"]):
+                if bid != 0:
+                    continue
+                mine = (seat & 1) == table["a_side"]
+                if side == "either" or mine == (side == "a"):
+                    found.append(record["deal"])
+                    break
+            else:
+                continue
+            break
+    return found
+
+
+def read_details(path: str) -> list[dict[str, Any]]:
+    """The deals of a ``--details`` file, in its order."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def check_dealt(config: ArenaConfig, records: list[dict[str, Any]]) -> str | None:
+    """Why ``records`` cannot be replayed with ``config`` (None if they can): each deal's
+    cards, dealt again from the arena's seed, must be the ones the record holds."""
+    for record in records:
+        game = Game(config.rules, seed=f"{config.seed}:deal:{record['deal']}")
+        game.deal()
+        if list(game.hands) != record["tables"][0]["dealt"]:
+            return (f"deal {record['deal']} of the base file was not dealt with this --seed "
+                    f"and --rules (seed {config.seed})")
+    return None
+
+
+def splice(base: list[dict[str, Any]], replayed: dict[int, dict[str, Any]], out: TextIO) -> None:
+    """Write ``base``'s deals to ``out`` in order, each replayed deal in place of its own."""
+    for record in base:
+        print(json.dumps(replayed.get(record["deal"], record)), file=out)
+
+
 def deal_by_deal(
-    config: ArenaConfig, jobs: int, minutes: float | None, details: TextIO | None = None,
-    first: int = 0,
+    config: ArenaConfig, jobs: int, minutes: float | None,
+    details: Callable[[dict[str, Any]], None] | None = None,
+    first: int = 0, indices: list[int] | None = None,
 ) -> ArenaResult:
     """The arena's duplicate deals handed out one at a time (the arena sends players it does
     not know by name in chunks of up to 20 deals, too coarse for a time box of slow players);
     the deals ``first .. first + config.deals - 1`` (``first`` lets a time-boxed run be carried
     on later with the very deals it did not reach); with ``minutes``, those of them finished in
     time, in order, as the arena keeps them.  With ``details``, each deal's two hands are
-    written there as one JSON line (see :func:`_hand_record`), so the hands that lose points
-    can be found afterwards."""
+    handed to it as one record (see :func:`_hand_record`), to be written out so the hands that
+    lose points can be found afterwards.  ``indices``, if given, are the deals to play instead."""
     started = time.perf_counter()
     deadline = None if minutes is None else started + 60 * minutes
     results: list[PairResult] = []
-    jobs_list = [(config, i, details is not None) for i in range(first, first + config.deals)]
+    if indices is None:
+        indices = list(range(first, first + config.deals))
+    jobs_list = [(config, i, details is not None) for i in indices]
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         for result, record in pool.imap(_one_deal, jobs_list, chunksize=1):
             results.append(result)
             if details is not None and record is not None:
-                print(json.dumps(record), file=details, flush=True)
-            print(f"{config.deals and len(results)} deals", file=sys.stderr, flush=True)
+                details(record)
+            print(f"{len(results)} of {len(indices)} deals", file=sys.stderr, flush=True)
             if deadline is not None and time.perf_counter() >= deadline:
                 pool.terminate()
                 break
@@ -175,6 +232,11 @@ def main() -> int:
     p.add_argument("--details", default=None,
                    help="write each deal of the fixed legs as a JSON line to this file "
                         "(the leg's name is added before the extension)")
+    p.add_argument("--replay-nils", default=None, metavar="BASE.jsonl",
+                   help="play again only the deals of this --details file (one fixed leg) "
+                        "where a nil was bid, and write it to --details with them replaced")
+    p.add_argument("--nil-side", choices=("a", "b", "either"), default="either",
+                   help="with --replay-nils: the deals where this side bid nil (either)")
     p.add_argument("--legs", default=",".join(LEGS[:5]),
                    help=f"comma-separated subset of {','.join(LEGS)}")
     args = p.parse_args()
@@ -183,6 +245,9 @@ def main() -> int:
     if unknown:
         p.error(f"unknown legs {unknown} (choose from {', '.join(LEGS)})")
     rules = Rules.from_spec(json.loads(args.rules) if args.rules.startswith("{") else args.rules)
+    if args.replay_nils and (len(legs) != 1 or legs[0] not in FIXED_LEGS or not args.details):
+        p.error("--replay-nils needs exactly one of the fixed legs "
+                f"({', '.join(FIXED_LEGS)}) and --details")
 
     out: dict[str, Any] = {
         "benchmark": "strength",
@@ -241,17 +306,57 @@ def main() -> int:
         for name in fixed_legs:
             a, b = pairs[name]
             config = ArenaConfig(a=a, b=b, rules=rules, seed=args.seed, deals=args.hard_deals)
+            root, ext = os.path.splitext(args.details or "")
+            if args.replay_nils:
+                # Not under the leg's own name: its figures cover the replayed deals only.
+                out["legs"][f"{name} (nil deals replayed)"] = _replay_nils(
+                    config, args.replay_nils, args.nil_side, f"{root}-{name}{ext}", args.jobs, p)
+                continue
             if args.details:
-                root, ext = os.path.splitext(args.details)
                 with open(f"{root}-{name}{ext}", "w", encoding="utf-8") as details:
-                    result = deal_by_deal(config, args.jobs, args.hard_minutes, details,
-                                          args.first)
+                    result = deal_by_deal(config, args.jobs, args.hard_minutes,
+                                          _writer(details), args.first)
             else:
                 result = deal_by_deal(config, args.jobs, args.hard_minutes, first=args.first)
             out["legs"][name] = result.to_json()
     out["goals"] = goals(out["legs"])
     print(json.dumps(out, indent=2))
     return 0
+
+
+def _replay_nils(
+    config: ArenaConfig, base_path: str, side: str, details_path: str, jobs: int,
+    p: argparse.ArgumentParser,
+) -> dict[str, Any]:
+    """``--replay-nils``: the nil deals of ``base_path`` played again and spliced into a copy of
+    it at ``details_path``.  The summary covers the replayed deals only; ``details.py`` pairs
+    the spliced file with the base over all of them."""
+    try:
+        base = read_details(base_path)
+    except (OSError, ValueError, KeyError) as exc:
+        p.error(f"--replay-nils: cannot read {base_path}: {exc}")
+    if os.path.abspath(details_path) == os.path.abspath(base_path):
+        p.error("--replay-nils: --details must not be the base file")
+    wanted = nil_deals(base, side)
+    by_deal = {r["deal"]: r for r in base}
+    reason = check_dealt(config, [by_deal[i] for i in wanted])
+    if reason:
+        p.error(f"--replay-nils: {reason}")
+    replayed: dict[int, dict[str, Any]] = {}
+    result = deal_by_deal(config, jobs, None,
+                          lambda record: replayed.__setitem__(record["deal"], record),
+                          indices=wanted)
+    with open(details_path, "w", encoding="utf-8") as out:
+        splice(base, replayed, out)
+    summary = result.to_json()
+    summary.update(base=base_path, spliced=details_path, nil_side=side,
+                   replayed=len(wanted), of=len(base))
+    return summary
+
+
+def _writer(out: TextIO) -> Callable[[dict[str, Any]], None]:
+    """Each deal's record as one JSON line of ``out``, flushed so a stopped run keeps it."""
+    return lambda record: print(json.dumps(record), file=out, flush=True)
 
 
 def goals(legs: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,100 @@
+"""``benchmarks/strength.py --replay-nils``: the nil deals of a run played again and spliced in.
+
+The method rests on one claim: every player of the fixed legs decides the same way in the same
+position, so the deals replayed with unchanged code come back card for card.  These tests play
+a few cheap deals (one layout a decision) to check that claim and the splice around it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STRENGTH = ROOT / "benchmarks" / "strength.py"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import strength  # noqa: E402
+
+
+def _run(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(STRENGTH), "--legs", "hard-v02", "--fixed", "1", "--jobs", "1",
+         *args],
+        cwd=tmp, capture_output=True, text=True, timeout=300,
+    )
+
+
+def _table(a_side: int, bids: list[int]) -> dict[str, Any]:
+    return {"a_side": a_side, "bids": bids, "dealt": [], "blind": [False] * 4}
+
+
+def test_nil_deals_are_found_by_the_side_that_bid_them() -> None:
+    records = [
+        {"deal": 3, "tables": [_table(0, [2, 3, 4, 3]), _table(1, [2, 3, 4, 3])]},
+        # Seat 1 bids nil at the table where a sits North-South: b's nil.
+        {"deal": 4, "tables": [_table(0, [2, 0, 4, 3]), _table(1, [2, 3, 4, 3])]},
+        # Seat 2 bids nil at the table where a sits East-West: b's nil again.
+        {"deal": 5, "tables": [_table(0, [2, 3, 4, 3]), _table(1, [2, 3, 0, 3])]},
+        # Seat 3 at the table where a sits East-West: a's nil.
+        {"deal": 6, "tables": [_table(0, [2, 3, 4, 3]), _table(1, [2, 3, 4, 0])]},
+    ]
+    assert strength.nil_deals(records) == [4, 5, 6]
+    assert strength.nil_deals(records, "a") == [6]
+    assert strength.nil_deals(records, "b") == [4, 5]
+
+
+def test_replayed_nil_deals_come_back_card_for_card(tmp_path: Path) -> None:
+    first = _run(tmp_path, "--hard-deals", "6", "--details", "base.jsonl")
+    assert first.returncode == 0, first.stderr
+    base = tmp_path / "base-hard-v02.jsonl"
+    records = strength.read_details(str(base))
+    nils = strength.nil_deals(records)
+    assert len(records) == 6 and nils, "the first deals of seed 1 hold a nil"
+
+    again = _run(tmp_path, "--replay-nils", str(base), "--details", "again.jsonl")
+    assert again.returncode == 0, again.stderr
+    spliced = tmp_path / "again-hard-v02.jsonl"
+    # Unchanged code: the replayed deals are the very ones recorded, in the base's order.
+    assert spliced.read_text() == base.read_text()
+    summary = json.loads(again.stdout)["legs"]["hard-v02 (nil deals replayed)"]
+    assert (summary["replayed"], summary["of"]) == (len(nils), 6)
+    assert summary["difference"]["pairs"] == len(nils)
+    # A replay's figures cover some deals only, so they are not read against the goals.
+    assert "hard_beats_hard_v02_by" not in json.loads(again.stdout)["goals"]
+
+
+def test_splice_puts_each_replayed_deal_in_its_place(tmp_path: Path) -> None:
+    base: list[dict[str, Any]] = [{"deal": d, "tables": [], "mark": "old"} for d in (0, 1, 2)]
+    with open(tmp_path / "out.jsonl", "w", encoding="utf-8") as out:
+        strength.splice(base, {1: {"deal": 1, "tables": [], "mark": "new"}}, out)
+    lines = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [(x["deal"], x["mark"]) for x in lines] == [(0, "old"), (1, "new"), (2, "old")]
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--seed", "2"], "was not dealt with this --seed and --rules"),
+        (["--legs", "hard-v02,cardplay-gap"], "needs exactly one of the fixed legs"),
+        (["--details", "base.jsonl"], "must not be the base file"),
+    ],
+)
+def test_a_replay_that_cannot_pair_is_refused_with_one_line(
+    tmp_path: Path, args: list[str], reason: str,
+) -> None:
+    first = _run(tmp_path, "--hard-deals", "3", "--details", "base.jsonl")
+    assert first.returncode == 0, first.stderr
+    base = tmp_path / "base-hard-v02.jsonl"
+    before = base.read_text()
+    details = [] if "--details" in args else ["--details", "other.jsonl"]
+    refused = _run(tmp_path, "--replay-nils", str(base), *details, *args)
+    assert refused.returncode == 2
+    last = refused.stderr.strip().splitlines()[-1]
+    assert last.startswith("strength.py: error: --replay-nils") and reason in last
+    assert base.read_text() == before
