@@ -44,9 +44,10 @@ the figures are paired differences in points per hand with a 95% interval.  The 
 quarter of the machine time: every player of the fixed legs decides the same way in the same
 position (the arena seeds each decision from the position), so such a change plays the very
 same cards on every deal where nobody bid nil.  Only BASE's deals with a nil (by side a, side
-b or either, ``--nil-side``) are played again, with the code of this tree, and the
-``--details`` file gets all of BASE's deals with those replaced: ``details.py BASE.jsonl
-SPLICED.jsonl`` then gives the paired change over every deal.  BASE must come from the same
+b or either, ``--nil-side``) are played again, by the varaq Python imports (set
+``PYTHONPATH=TREE/src`` to try another tree's), and the ``--details`` file gets all of BASE's
+deals with those replaced: ``details.py BASE.jsonl SPLICED.jsonl`` then gives the paired change
+over every deal.  BASE must come from the same
 leg, ``--seed``, ``--rules`` and ``--fixed`` (the dealt cards are checked before any is played).
 
 Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
