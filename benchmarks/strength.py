@@ -174,10 +174,27 @@ def check_dealt(config: ArenaConfig, records: list[dict[str, Any]]) -> str | Non
     return None
 
 
-def splice(base: list[dict[str, Any]], replayed: dict[int, dict[str, Any]], out: TextIO) -> None:
-    """Write ``base``'s deals to ``out`` in order, each replayed deal in place of its own."""
-    for record in base:
-        print(json.dumps(replayed.get(record["deal"], record)), file=out)
+class Splice:
+    """Writes ``base``'s deals to ``out`` in order, each replayed deal in place of its own, as
+    the replays come in (in ``base``'s order): a replay stopped early leaves the first deals of
+    ``base`` spliced, which ``details.py`` pairs with the base all the same."""
+
+    def __init__(self, base: list[dict[str, Any]], out: TextIO) -> None:
+        self.base, self.out, self.written = base, out, 0
+
+    def __call__(self, replayed: dict[str, Any]) -> None:
+        while self.base[self.written]["deal"] != replayed["deal"]:
+            self._write(self.base[self.written])
+        self._write(replayed)
+
+    def finish(self) -> None:
+        """The base's deals after the last replayed one."""
+        while self.written < len(self.base):
+            self._write(self.base[self.written])
+
+    def _write(self, record: dict[str, Any]) -> None:
+        print(json.dumps(record), file=self.out, flush=True)
+        self.written += 1
 
 
 def deal_by_deal(
@@ -343,12 +360,10 @@ def _replay_nils(
     reason = check_dealt(config, [by_deal[i] for i in wanted])
     if reason:
         p.error(f"--replay-nils: {reason}")
-    replayed: dict[int, dict[str, Any]] = {}
-    result = deal_by_deal(config, jobs, None,
-                          lambda record: replayed.__setitem__(record["deal"], record),
-                          indices=wanted)
     with open(details_path, "w", encoding="utf-8") as out:
-        splice(base, replayed, out)
+        splice = Splice(base, out)
+        result = deal_by_deal(config, jobs, None, splice, indices=wanted)
+        splice.finish()
     summary = result.to_json()
     summary.update(base=base_path, spliced=details_path, nil_side=side,
                    replayed=len(wanted), of=len(base))

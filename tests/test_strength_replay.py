@@ -69,12 +69,21 @@ def test_replayed_nil_deals_come_back_card_for_card(tmp_path: Path) -> None:
     assert "hard_beats_hard_v02_by" not in json.loads(again.stdout)["goals"]
 
 
-def test_splice_puts_each_replayed_deal_in_its_place(tmp_path: Path) -> None:
-    base: list[dict[str, Any]] = [{"deal": d, "tables": [], "mark": "old"} for d in (0, 1, 2)]
-    with open(tmp_path / "out.jsonl", "w", encoding="utf-8") as out:
-        strength.splice(base, {1: {"deal": 1, "tables": [], "mark": "new"}}, out)
-    lines = [json.loads(x) for x in (tmp_path / "out.jsonl").read_text().splitlines()]
-    assert [(x["deal"], x["mark"]) for x in lines] == [(0, "old"), (1, "new"), (2, "old")]
+def test_splice_puts_each_replayed_deal_in_its_place_as_it_comes(tmp_path: Path) -> None:
+    base: list[dict[str, Any]] = [{"deal": d, "mark": "old"} for d in (0, 1, 2, 5, 7)]
+    path = tmp_path / "out.jsonl"
+
+    def written() -> list[tuple[int, str]]:
+        return [(x["deal"], x["mark"]) for x in map(json.loads, path.read_text().splitlines())]
+
+    with open(path, "w", encoding="utf-8") as out:
+        splice = strength.Splice(base, out)
+        splice({"deal": 1, "mark": "new"})
+        # Stopped here, the file already holds the base's first deals, spliced.
+        assert written() == [(0, "old"), (1, "new")]
+        splice({"deal": 5, "mark": "new"})
+        splice.finish()
+    assert written() == [(0, "old"), (1, "new"), (2, "old"), (5, "new"), (7, "old")]
 
 
 @pytest.mark.parametrize(
