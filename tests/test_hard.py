@@ -317,10 +317,25 @@ def test_a_late_layout_with_a_live_nil_is_solved_nil_and_all() -> None:
     assert solved[d3].nil_made[1] is True and solved[d3].tricks[1] == 0
     # Every trick is somebody's: the side counts add up to the hand's 13.
     assert all(sum(r.tricks) == 13 for r in solved.values())
-    # Asked to (off by default: it measured worse than the playouts), Hard solves it too.
-    decision = HardBot(samples=12, use_bids=False, solve_nils=True).decide(view, random.Random(5))
+    # Hard solves it too (the defence of a nil, here), or plays it out with Normal if told to.
+    decision = HardBot(samples=12, use_bids=False).decide(view, random.Random(5))
     assert "solved double dummy" in decision.reason
-    assert "played out" in HardBot(samples=4, use_bids=False).decide(view, random.Random(5)).reason
+    told = HardBot(samples=4, use_bids=False, solve_nils=False).decide(view, random.Random(5))
+    assert "played out" in told.reason
+
+
+def test_hard_solves_a_late_layout_while_its_own_sides_nil_is_alive() -> None:
+    # The nil bidder (S, ducking the KH with its 2H) and its partner (N, covering with the AH)
+    # each get their card from solved layouts, the nil proved after every candidate.
+    hands = [parse_hand("8C 9C"), parse_hand("6D 7D"), parse_hand("AH 2H 5C"), parse_hand("8D 9D")]
+    g = _endgame(hands, leader=3, trick=["KH", "3H", "4H"], bids=[4, 3, 0, 3], taken=[6, 2, 0, 2])
+    own = HardBot(samples=12).decide(g.view(2), random.Random(1))
+    assert own.action == parse_card("2H") and "solved double dummy" in own.reason
+    hands = [parse_hand("AH 2H 3C"), parse_hand("3H KC QC"), parse_hand("9H TH 4C"),
+             parse_hand("JC 8D")]
+    g = _endgame(hands, leader=3, trick=["5H"], bids=[5, 3, 0, 4], taken=[4, 3, 0, 3])
+    cover = HardBot(samples=20, use_bids=False).decide(g.view(0), random.Random(2))
+    assert cover.action == parse_card("AH") and "solved double dummy" in cover.reason
 
 
 def _nil_from_trick_six(seed: int) -> tuple[Game, bool] | None:
