@@ -6,13 +6,14 @@ each layout, tries every candidate action to the end of the hand:
 
 - **play**: every distinct legal card (equivalent cards count once) is played out with the
   Normal player's policy at all four seats (each simulated seat still decides from its own view
-  of the simulated table); once every hand holds at most ``solver_cards`` cards the
-  double-dummy solver (:mod:`varaq.solver`) replaces the playouts with perfect play, each live
-  nil a question of its own after every card (can a defence seeing every card still force a
-  trick on it?).  With the solver's compiled core that is from 10 cards a hand (about 5 ms a
-  layout at the median, so some hundred layouts in the budget); a full 13-card layout still
-  costs about 40 ms at the median and up to half a second, too much for a fair sample in
-  0.6 s.  With the pure Python solver it stays at the last 4 cards;
+  of the simulated table); once every hand holds at most ``solver_cards`` cards and no nil of
+  the opponents is at stake, the double-dummy solver (:mod:`varaq.solver`) replaces the
+  playouts with perfect play, a live nil of Hard's own side a question of its own after every
+  card (can a defence seeing every card still force a trick on it?).  With the solver's
+  compiled core that is from 10 cards a hand (about 5 ms a layout at the median, so some
+  hundred layouts in the budget); a full 13-card layout still costs about 40 ms at the median
+  and up to half a second, too much for a fair sample in 0.6 s.  With the pure Python solver
+  it stays at the last 4 cards;
 - **bidding**: every legal bid, and nil, is priced over layouts solved double dummy from the
   opening lead, the seats still to bid bidding as Normal would (:mod:`varaq.bots.simbid`);
   the bid with the best expected value for the side is bid, and its reason says so
@@ -179,15 +180,16 @@ class HardBot:
     ``budget``: another name for ``time_budget`` (the arena's ``--budget``).
     ``use_bids``: weigh the layouts by the bids (turned off to measure what the evidence buys,
     or in hand-made positions whose bids do not match the cards).
-    ``solve_nils``: solve the late layouts while a nil is alive too (each live nil asked of the
-    solver on its own, see :func:`play_outcomes`); off, they are played out with Normal to the
-    end.  On since the fourteenth pass (BENCHMARKS.md, "Hard 0.3"): over 600 duplicate deals
-    against perfect play, at 96 layouts a decision, the gap fell by 1.5 points a hand (both
-    seeds, both kinds of nil), Hard's own nils holding 62 times of 142 instead of 58.  A nil
-    proved after each card asks what matters against a strong defence, whether the card
-    leaves the nil a way through, where Normal's playouts ask it of a Normal defence.  (It was
-    off before: 21 deals against Hard 0.2 had read -16 points a hand [-37, +4].)  It costs
-    about half as much again a layout, so a 0.6 s decision deals a third fewer.
+    ``solve_nils``: solve the late layouts while an opponent's nil is alive too (each live nil
+    asked of the solver on its own, see :func:`play_outcomes`) instead of playing them out with
+    Normal.  Off: the proof assumes a nil bidder who sees every card, and against honest nil
+    bidders (Hard 0.2, 207 duplicate deals at 96 layouts) the defence let more of the nils it
+    could have broken hold (27 against 22), although against perfect play it broke a few more.
+    Hard's own side's nils are always solved late: there the proof asks what matters against a
+    strong defence, whether the card leaves the nil a way through, and Hard's nils held more
+    often against perfect defence (62 of 142 against 58; BENCHMARKS.md, "Hard 0.3",
+    fourteenth pass).  A proof costs about half as much again as a playout, so such a 0.6 s
+    decision deals about a third fewer layouts.
     """
 
     name = "hard"
@@ -201,7 +203,7 @@ class HardBot:
         min_samples: int = 4,
         solver_cards: int | None = None,
         use_bids: bool = True,
-        solve_nils: bool = True,
+        solve_nils: bool = False,
         budget: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
@@ -276,7 +278,8 @@ class HardBot:
         goal = _Goal(view, k)
         tallies = {c: _Tally() for c in candidates}
         late = max(view.cards_left) <= self.solver_cards
-        solve_late = late and (self.solve_nils or not any(k.nil_alive))
+        theirs = k.nil_alive[(view.seat + 1) & 3] or k.nil_alive[(view.seat + 3) & 3]
+        solve_late = late and (self.solve_nils or not theirs)
         done = 0
         while self._keep_going(done, started):
             layout = sampler.layouts(rng, 1)[0]
@@ -362,8 +365,7 @@ class ClassicHardBot(HardBot):
     def __init__(
         self, time_budget: float = 0.6, samples: int | None = None, *, budget: float | None = None,
     ) -> None:
-        super().__init__(time_budget, samples, solver_cards=CLASSIC_SOLVER_CARDS, budget=budget,
-                         solve_nils=False)
+        super().__init__(time_budget, samples, solver_cards=CLASSIC_SOLVER_CARDS, budget=budget)
 
 
 def _bid_words(n: int) -> str:
