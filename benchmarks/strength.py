@@ -47,8 +47,8 @@ same cards on every deal where nobody bid nil.  Only BASE's deals with a nil (by
 b or either, ``--nil-side``) are played again, by the varaq Python imports (set
 ``PYTHONPATH=TREE/src`` to try another tree's), and the ``--details`` file gets all of BASE's
 deals with those replaced: ``details.py BASE.jsonl SPLICED.jsonl`` then gives the paired change
-over every deal.  BASE must come from the same
-leg, ``--seed``, ``--rules`` and ``--fixed`` (the dealt cards are checked before any is played).
+over every deal.  BASE must come from the same leg, ``--seed``, ``--rules`` and ``--fixed`` (the
+dealt cards are checked before any is played).
 
 Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
 ``--hard-minutes`` (a time box per leg) let a run fit the time there is, and each leg's JSON says
@@ -356,6 +356,8 @@ def _replay_nils(
     if os.path.abspath(details_path) == os.path.abspath(base_path):
         p.error("--replay-nils: --details must not be the base file")
     wanted = nil_deals(base, side)
+    if not wanted:
+        p.error(f"--replay-nils: no deal of {base_path} has a nil bid by side {side}")
     by_deal = {r["deal"]: r for r in base}
     reason = check_dealt(config, [by_deal[i] for i in wanted])
     if reason:

@@ -107,3 +107,15 @@ def test_a_replay_that_cannot_pair_is_refused_with_one_line(
     last = refused.stderr.strip().splitlines()[-1]
     assert last.startswith("strength.py: error: --replay-nils") and reason in last
     assert base.read_text() == before
+
+
+def test_a_base_without_a_nil_is_refused_with_one_line(tmp_path: Path) -> None:
+    first = _run(tmp_path, "--hard-deals", "6", "--details", "base.jsonl")
+    assert first.returncode == 0, first.stderr
+    records = strength.read_details(str(tmp_path / "base-hard-v02.jsonl"))
+    plain = [r for r in records if r["deal"] not in strength.nil_deals(records)]
+    (tmp_path / "plain.jsonl").write_text("".join(json.dumps(r) + "\n" for r in plain))
+    refused = _run(tmp_path, "--replay-nils", "plain.jsonl", "--details", "other.jsonl")
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines()[-1].endswith("has a nil bid by side either")
+    assert not (tmp_path / "other-hard-v02.jsonl").exists()
