@@ -110,9 +110,9 @@ class _Goal:
             self.kind, self.target = "own_nil", seat
         elif bids[seat ^ 2] == 0 and k.nil_alive[seat ^ 2]:
             self.kind, self.target = "mate_nil", seat ^ 2
-        elif any(k.nil_alive[s] for s in ((seat + 1) & 3, (seat + 3) & 3)):
+        elif k.their_live_nils:
             self.kind = "their_nil"
-            self.target = next(s for s in ((seat + 1) & 3, (seat + 3) & 3) if k.nil_alive[s])
+            self.target = k.their_live_nils[0]
         elif k.contract[side] and k.need(side) > 0:
             self.kind = "make"
         elif k.contract[1 - side] and k.need(1 - side) > 0:
@@ -278,8 +278,7 @@ class HardBot:
         goal = _Goal(view, k)
         tallies = {c: _Tally() for c in candidates}
         late = max(view.cards_left) <= self.solver_cards
-        theirs = k.nil_alive[(view.seat + 1) & 3] or k.nil_alive[(view.seat + 3) & 3]
-        solve_late = late and (self.solve_nils or not theirs)
+        solve_late = late and (self.solve_nils or not k.their_live_nils)
         done = 0
         while self._keep_going(done, started):
             layout = sampler.layouts(rng, 1)[0]

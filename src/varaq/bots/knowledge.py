@@ -310,6 +310,11 @@ class Knowledge:
         return self.seat ^ 2
 
     @property
+    def their_live_nils(self) -> tuple[int, ...]:
+        """The opponents whose nil is still alive, the seat after this one first."""
+        return tuple(s for s in ((self.seat + 1) & 3, (self.seat + 3) & 3) if self.nil_alive[s])
+
+    @property
     def spades_out(self) -> int:
         """Spades (jokers included) the other three seats still hold between them."""
         return (self.unseen & SPADE_MASK).bit_count()

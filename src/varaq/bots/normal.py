@@ -252,8 +252,7 @@ class _Table:
         self.penalty = view.rules.bag_penalty
         self.me_nil = k.nil_alive[self.seat]
         self.mate_nil = k.nil_alive[self.mate]
-        opponents = ((self.seat + 1) & 3, (self.seat + 3) & 3)
-        self.opp_nil = tuple(s for s in opponents if k.nil_alive[s])
+        self.opp_nil = k.their_live_nils
 
     def beats_winner(self, card: int) -> bool:
         k = self.k
