@@ -321,10 +321,10 @@ def main() -> int:
             "v02-ceiling": ("cheater", cb.HardV02),
             "hard-ceiling": ("cheater", cb.NewHard),
         }
+        root, ext = os.path.splitext(args.details or "")
         for name in fixed_legs:
             a, b = pairs[name]
             config = ArenaConfig(a=a, b=b, rules=rules, seed=args.seed, deals=args.hard_deals)
-            root, ext = os.path.splitext(args.details or "")
             if args.replay_nils:
                 # Not under the leg's own name: its figures cover the replayed deals only.
                 out["legs"][f"{name} (nil deals replayed)"] = _replay_nils(

@@ -30,6 +30,15 @@ def _run(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six deals of the leg, written once for the module: ``DIR/base-hard-v02.jsonl``."""
+    where = tmp_path_factory.mktemp("replay")
+    first = _run(where, "--hard-deals", "6", "--details", "base.jsonl")
+    assert first.returncode == 0, first.stderr
+    return where / "base-hard-v02.jsonl"
+
+
 def _table(a_side: int, bids: list[int]) -> dict[str, Any]:
     return {"a_side": a_side, "bids": bids, "dealt": [], "blind": [False] * 4}
 
@@ -49,10 +58,7 @@ def test_nil_deals_are_found_by_the_side_that_bid_them() -> None:
     assert strength.nil_deals(records, "b") == [4, 5]
 
 
-def test_replayed_nil_deals_come_back_card_for_card(tmp_path: Path) -> None:
-    first = _run(tmp_path, "--hard-deals", "6", "--details", "base.jsonl")
-    assert first.returncode == 0, first.stderr
-    base = tmp_path / "base-hard-v02.jsonl"
+def test_replayed_nil_deals_come_back_card_for_card(base: Path, tmp_path: Path) -> None:
     records = strength.read_details(str(base))
     nils = strength.nil_deals(records)
     assert len(records) == 6 and nils, "the first deals of seed 1 hold a nil"
@@ -70,14 +76,14 @@ def test_replayed_nil_deals_come_back_card_for_card(tmp_path: Path) -> None:
 
 
 def test_splice_puts_each_replayed_deal_in_its_place_as_it_comes(tmp_path: Path) -> None:
-    base: list[dict[str, Any]] = [{"deal": d, "mark": "old"} for d in (0, 1, 2, 5, 7)]
+    rows: list[dict[str, Any]] = [{"deal": d, "mark": "old"} for d in (0, 1, 2, 5, 7)]
     path = tmp_path / "out.jsonl"
 
     def written() -> list[tuple[int, str]]:
         return [(x["deal"], x["mark"]) for x in map(json.loads, path.read_text().splitlines())]
 
     with open(path, "w", encoding="utf-8") as out:
-        splice = strength.Splice(base, out)
+        splice = strength.Splice(rows, out)
         splice({"deal": 1, "mark": "new"})
         # Stopped here, the file already holds the base's first deals, spliced.
         assert written() == [(0, "old"), (1, "new")]
@@ -95,24 +101,20 @@ def test_splice_puts_each_replayed_deal_in_its_place_as_it_comes(tmp_path: Path)
     ],
 )
 def test_a_replay_that_cannot_pair_is_refused_with_one_line(
-    tmp_path: Path, args: list[str], reason: str,
+    base: Path, args: list[str], reason: str,
 ) -> None:
-    first = _run(tmp_path, "--hard-deals", "3", "--details", "base.jsonl")
-    assert first.returncode == 0, first.stderr
-    base = tmp_path / "base-hard-v02.jsonl"
     before = base.read_text()
     details = [] if "--details" in args else ["--details", "other.jsonl"]
-    refused = _run(tmp_path, "--replay-nils", str(base), *details, *args)
+    # Run beside the base, so "--details base.jsonl" names the base file itself.
+    refused = _run(base.parent, "--replay-nils", str(base), *details, *args)
     assert refused.returncode == 2
     last = refused.stderr.strip().splitlines()[-1]
     assert last.startswith("strength.py: error: --replay-nils") and reason in last
     assert base.read_text() == before
 
 
-def test_a_base_without_a_nil_is_refused_with_one_line(tmp_path: Path) -> None:
-    first = _run(tmp_path, "--hard-deals", "6", "--details", "base.jsonl")
-    assert first.returncode == 0, first.stderr
-    records = strength.read_details(str(tmp_path / "base-hard-v02.jsonl"))
+def test_a_base_without_a_nil_is_refused_with_one_line(base: Path, tmp_path: Path) -> None:
+    records = strength.read_details(str(base))
     plain = [r for r in records if r["deal"] not in strength.nil_deals(records)]
     (tmp_path / "plain.jsonl").write_text("".join(json.dumps(r) + "\n" for r in plain))
     refused = _run(tmp_path, "--replay-nils", "plain.jsonl", "--details", "other.jsonl")
