@@ -188,8 +188,8 @@ class HardBot:
     Hard's own side's nils are always solved late: there the proof asks what matters against a
     strong defence, whether the card leaves the nil a way through, and Hard's nils held more
     often against perfect defence (62 of 142 against 58; BENCHMARKS.md, "Hard 0.3",
-    fourteenth pass).  A proof costs about half as much again as a playout, so such a 0.6 s
-    decision deals about a third fewer layouts.
+    fourteenth pass).  A proof costs more than a playout, so such a decision deals fewer
+    layouts in its budget.
     """
 
     name = "hard"
