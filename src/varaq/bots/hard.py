@@ -182,9 +182,10 @@ class HardBot:
     or in hand-made positions whose bids do not match the cards).
     ``solve_nils``: solve the late layouts while an opponent's nil is alive too (each live nil
     asked of the solver on its own, see :func:`play_outcomes`) instead of playing them out with
-    Normal.  Off: the proof assumes a nil bidder who sees every card, and against honest nil
-    bidders (Hard 0.2, 207 duplicate deals at 96 layouts) the defence let more of the nils it
-    could have broken hold (27 against 22), although against perfect play it broke a few more.
+    Normal.  Off: the proof assumes a nil bidder who sees every card.  Against perfect play it
+    breaks a few more nils, but against honest nil bidders (Hard 0.2, 300 duplicate deals at
+    96 layouts) it gains nothing, from 10 cards a hand (-1.1 points a hand [-5.8, +3.7]) or
+    from 6 (-0.4 [-3.5, +2.7]; fifteenth pass), and a proof costs more than a playout.
     Hard's own side's nils are always solved late: there the proof asks what matters against a
     strong defence, whether the card leaves the nil a way through, and Hard's nils held more
     often against perfect defence (62 of 142 against 58; BENCHMARKS.md, "Hard 0.3",
