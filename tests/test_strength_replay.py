@@ -115,7 +115,8 @@ def test_a_replay_that_cannot_pair_is_refused_with_one_line(
 
 def test_a_base_without_a_nil_is_refused_with_one_line(base: Path, tmp_path: Path) -> None:
     records = strength.read_details(str(base))
-    plain = [r for r in records if r["deal"] not in strength.nil_deals(records)]
+    nils = set(strength.nil_deals(records))
+    plain = [r for r in records if r["deal"] not in nils]
     (tmp_path / "plain.jsonl").write_text("".join(json.dumps(r) + "\n" for r in plain))
     refused = _run(tmp_path, "--replay-nils", "plain.jsonl", "--details", "other.jsonl")
     assert refused.returncode == 2
