@@ -185,7 +185,7 @@ class HardBot:
     Normal.  Off: the proof assumes a nil bidder who sees every card.  Against perfect play it
     breaks a few more nils, but against honest nil bidders (Hard 0.2, 300 duplicate deals at
     96 layouts) it gains nothing, from 10 cards a hand (-1.1 points a hand [-5.8, +3.7]) or
-    from 6 (-0.4 [-3.5, +2.7]; fifteenth pass), and a proof costs more than a playout.
+    from 6 (-0.4 [-3.5, +2.7]; fifteenth pass).
     Hard's own side's nils are always solved late: there the proof asks what matters against a
     strong defence, whether the card leaves the nil a way through, and Hard's nils held more
     often against perfect defence (62 of 142 against 58; BENCHMARKS.md, "Hard 0.3",
