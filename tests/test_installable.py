@@ -49,14 +49,36 @@ def test_each_icon_is_a_file_of_the_size_the_manifest_names() -> None:
                 assert f"{image.width}x{image.height}" == icon["sizes"], icon
 
 
-def test_every_page_links_the_manifest_the_worker_and_a_theme_colour() -> None:
-    assert "index.html" in PAGES and "offline.html" in PAGES
-    for name in PAGES:
-        html = (STATIC_DIR / name).read_text("utf-8")
-        head = html[:html.index("</head>")]
-        assert '<link rel="manifest" href="/static/manifest.webmanifest">' in head, name
-        assert '<meta name="theme-color"' in head, name
-        assert '<script type="module" src="/static/pwa.js"></script>' in head, name
+#: Where the server shows each page of the static folder.
+PAGE_ADDRESSES = {
+    "index.html": "/", "daily.html": "/daily", "learn.html": "/learn", "review.html": "/review",
+    "rules.html": "/rules", "help.html": "/help", "about.html": "/about",
+    "offline.html": "/offline.html", "notfound.html": "/no-such-page",
+}
+
+
+def test_every_page_links_the_manifest_the_worker_and_a_theme_colour(tmp_path: Path) -> None:
+    """The shared head lines are written once (``parts/head.html``) and the server puts them
+    into every page it shows: each page has them exactly once, the character set first."""
+    assert sorted(PAGE_ADDRESSES) == PAGES
+    app = make_app(tmp_path)
+    prefix = f"/static/{app.state.static_hash}/"
+    with TestClient(app) as client:
+        for name, address in PAGE_ADDRESSES.items():
+            html = client.get(address).text
+            head = html[:html.index("</head>")]
+            assert head.index('<meta charset="utf-8">') < 100, name
+            for line in ('<meta charset="utf-8">', '<meta name="viewport"',
+                         f'<link rel="manifest" href="{prefix}manifest.webmanifest">',
+                         f'<link rel="stylesheet" href="{prefix}style.css">',
+                         f'<script type="module" src="{prefix}pwa.js"></script>', "<title>"):
+                assert head.count(line) == 1, (name, line)
+            assert head.count('<meta name="theme-color"') == 2, name
+            # The shared styles come before the page's own, the app's last.
+            assert head.index("style.css") < head.index("</title>") < head.index("pwa.css"), name
+            # The file itself holds only the page's own lines.
+            own = (STATIC_DIR / name).read_text("utf-8").split("</head>")[0]
+            assert "charset" not in own and "manifest" not in own, name
 
 
 def test_card_pages_link_the_deck_settings() -> None:

@@ -7,6 +7,11 @@ a year without asking again; a new release has a new hash.  The HTML pages are s
 relative paths, so a whole page loads from one consistent set of files.  Plain ``/static/…``
 still works (revalidated each time) for links from outside.
 
+Every page's ``<head>`` opens and closes with the same lines (the character set, the viewport,
+the theme colours, the icons, the manifest, the shared styles and the installed app's script):
+they are written once, in ``parts/head.html``, and :func:`serve_page` puts them into each page,
+so a page's file holds only what is its own (its title, description, styles and scripts).
+
 The installed app (a phone's home screen) adds ``/sw.js``, the service worker, whose cache is
 named after this build, and ``/offline.html``, the page it shows without a connection.
 """
@@ -28,7 +33,7 @@ from starlette.types import Scope
 from .. import __version__
 
 __all__ = ["content_hash", "CachedStatic", "serve_page", "pwa_routes", "shell_files",
-           "module_imports", "preload_modules"]
+           "module_imports", "preload_modules", "with_shared_head"]
 
 
 def content_hash(folder: Path) -> str:
@@ -100,6 +105,21 @@ def preload_modules(html: str, graph: dict[str, tuple[str, ...]]) -> str:
     return html[:first] + links + html[first:]
 
 
+#: The lines every page's head shares, under the static folder.
+HEAD_PART = "parts/head.html"
+#: The line of :data:`HEAD_PART` that stands for a page's own lines: those above it open each
+#: page's head (the character set must come within its first bytes), those below close it.
+_PAGE_LINES = "  <!-- the page's own lines -->\n"
+
+
+def with_shared_head(html: str, part: str) -> str:
+    """The page with the shared head lines of ``part`` around its own ``<head>`` lines."""
+    opening, closing = part.split(_PAGE_LINES)
+    start = html.index("<head>\n") + len("<head>\n")
+    end = html.index("</head>")
+    return html[:start] + opening + html[start:end] + closing + html[end:]
+
+
 def serve_page(request: Request, name: str) -> Response:
     """An HTML page from the static folder, pointing at the hashed static files."""
     static: Path = request.app.state.static_dir
@@ -109,7 +129,14 @@ def serve_page(request: Request, name: str) -> Response:
             f"The Varaq page {name} is not installed (web/static/{name} is missing); "
             "the JSON API is at /api/.", status_code=503,
         )
-    html = preload_modules(page.read_text(encoding="utf-8"), request.app.state.static_modules)
+    part = static / HEAD_PART
+    if not part.is_file():
+        return PlainTextResponse(
+            f"The Varaq pages' shared head is not installed (web/static/{HEAD_PART} is "
+            "missing); the JSON API is at /api/.", status_code=503,
+        )
+    html = with_shared_head(page.read_text(encoding="utf-8"), part.read_text(encoding="utf-8"))
+    html = preload_modules(html, request.app.state.static_modules)
     prefix = f"/static/{request.app.state.static_hash}/"
     html = html.replace('"/static/', f'"{prefix}')
     return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
