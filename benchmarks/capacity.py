@@ -47,7 +47,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -151,9 +151,9 @@ def scrape_commits(bases: list[str]) -> tuple[float, float]:
     total = count = 0.0
     for base in bases:
         try:
-            page = httpx.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"},
+            page = httpx2.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"},
                              timeout=10, trust_env=False).text
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             continue
         for line in page.splitlines():
             if line.startswith("varaq_commit_duration_seconds_sum"):
@@ -244,7 +244,7 @@ async def levels(args: argparse.Namespace, db: str, postmaster: int, redis: Redi
     idle = await asyncio.to_thread(Counters, engine, postmaster, redis, pids, bases)
     last_rss, last_tables = idle.rss, 0
     try:
-        async with httpx.AsyncClient(base_url=bases[0], trust_env=False, timeout=120) as client:
+        async with httpx2.AsyncClient(base_url=bases[0], trust_env=False, timeout=120) as client:
             for target in args.levels:
                 fresh = await open_tables(client, cookies, opened, target - opened)
                 opened = target

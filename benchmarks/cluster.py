@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -115,7 +115,7 @@ def failovers(db: str, redis: RedisServer, folder: Path, count: int,
 
 def _one_failover(owner: Process, survivor: Process, four: list[str]) -> float:
     headers = [{"Cookie": f"varaq_session={c}"} for c in four]
-    with httpx.Client(timeout=30, trust_env=False) as client:
+    with httpx2.Client(timeout=30, trust_env=False) as client:
         opened = client.post(f"{owner.base}/api/tables", headers=headers[0],
                              json={"level": "easy", "fill_bots": False}).json()
         for h in headers[1:]:
@@ -138,7 +138,7 @@ def _one_failover(owner: Process, survivor: Process, four: list[str]) -> float:
                                        json={"action": choice, "version": st["version"]})
                     if done.status_code == 200:
                         return time.perf_counter() - killed
-                except (httpx.HTTPError, KeyError, ValueError):
+                except (httpx2.HTTPError, KeyError, ValueError):
                     pass
             time.sleep(0.01)
     raise BenchError("the survivor never accepted an action after the owner was killed")

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from itsdangerous import TimestampSigner
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -172,7 +172,7 @@ def make_people(db_url: str, count: int) -> list[str]:
 
 
 async def open_tables(
-    client: httpx.AsyncClient, cookies: list[str], first: int, count: int,
+    client: httpx2.AsyncClient, cookies: list[str], first: int, count: int,
 ) -> list[tuple[str, list[str]]]:
     """Open ``count`` tables for people ``first*4`` on; each (table id, its four cookies)."""
     out = []
@@ -215,7 +215,7 @@ async def run(
     tasks: list[asyncio.Task[None]] = []
     opened = 0
     rng = random.Random(args.seed)
-    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=120) as client:
+    async with httpx2.AsyncClient(base_url=base, trust_env=False, timeout=120) as client:
         for target in args.steps:
             fresh = await open_tables(client, cookies, opened, target - opened)
             opened = target

@@ -73,7 +73,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -171,7 +171,7 @@ class Person:
     """One person at one table: a socket kept like the browser's, actions over HTTP."""
 
     def __init__(self, cookie: str, table: TableLog, home: int, bases: list[str],
-                 client: httpx.AsyncClient, rng: random.Random, think: float,
+                 client: httpx2.AsyncClient, rng: random.Random, think: float,
                  totals: Totals) -> None:
         self.cookie, self.table, self.bases, self.client = cookie, table, bases, client
         self.rng, self.think, self.totals = rng, think, totals
@@ -346,7 +346,7 @@ class Person:
 
     # -- requests ---------------------------------------------------------------------------------
 
-    async def post(self, path: str, body: dict[str, Any]) -> httpx.Response | None:
+    async def post(self, path: str, body: dict[str, Any]) -> httpx2.Response | None:
         """POST through the process the socket is on, else the other (a proxy's next
         upstream); a 503 is retried.  None: the outcome is unknown (the connection broke
         after the request went out) or nobody answered for 30 s."""
@@ -366,10 +366,10 @@ class Person:
                     tries.append((round(now() - sent, 3), "ab"[at],
                                   f"{answer.status_code}{said} (app {app * 1000:.0f} ms)"))
                     break
-                except httpx.ConnectError:
+                except httpx2.ConnectError:
                     tries.append((round(now() - sent, 3), "ab"[at], "refused"))
                     continue  # nobody listens there: the proxy tries the next
-                except httpx.TransportError as e:
+                except httpx2.TransportError as e:
                     tries.append((round(now() - sent, 3), "ab"[at], type(e).__name__))
                     return None
             if answer is None:
@@ -489,7 +489,7 @@ async def play(args: argparse.Namespace, bases: list[str], cookies: list[str],
     """Open the tables, hand them to ``--client-processes`` worker processes (each holds the
     sockets and plays the people of its share of the tables), run the restart script while
     they play, then tell them to stop and gather what they saw."""
-    async with httpx.AsyncClient(base_url=bases[0], trust_env=False, timeout=120) as first:
+    async with httpx2.AsyncClient(base_url=bases[0], trust_env=False, timeout=120) as first:
         opened = await open_tables(first, cookies, 0, args.tables)
     rng = random.Random(args.seed)
     shares = [opened[k::args.client_processes] for k in range(args.client_processes)]
@@ -579,11 +579,11 @@ async def clients(config: dict[str, Any]) -> dict[str, Any]:
     opened = config["tables"]
     # No cap on connections: each person is a browser with connections of its own, and a
     # shared cap would make requests wait here for one another, not for the servers.
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=len(opened) * 4)
+    limits = httpx2.Limits(max_connections=None, max_keepalive_connections=len(opened) * 4)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    async with httpx.AsyncClient(trust_env=False, timeout=30, limits=limits) as client:
+    async with httpx2.AsyncClient(trust_env=False, timeout=30, limits=limits) as client:
         tables = [TableLog(table_id) for table_id, _ in opened]
         people = [Person(cookie, log, (k + config["first_home"]) % 2, bases, client,
                          random.Random(rng.random()), config["think"], totals)
@@ -775,7 +775,7 @@ def table_waits(tables: list[TableLog], start: float, end: float, origin: float,
     }
 
 
-def app_seconds(answer: httpx.Response) -> float:
+def app_seconds(answer: httpx2.Response) -> float:
     """The app's own time for a request (its ``Server-Timing: app;dur=MS``), 0 if absent."""
     _, _, ms = answer.headers.get("server-timing", "").partition("dur=")
     try:

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 
 from varaq.stats import percentile
@@ -155,13 +155,13 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 def wait_healthy(proc: subprocess.Popen[bytes], base: str, log_path: Path) -> float:
     """Seconds until ``/healthz`` answers; a server that exits or hangs is a BenchError."""
     started = time.perf_counter()
-    with httpx.Client(base_url=base, trust_env=False, timeout=2.0) as client:
+    with httpx2.Client(base_url=base, trust_env=False, timeout=2.0) as client:
         while time.perf_counter() - started < STARTUP_LIMIT:
             if proc.poll() is not None:
                 raise BenchError(
                     f"varaq serve exited with status {proc.returncode}: {last_line(log_path)}"
                 )
-            with contextlib.suppress(httpx.TransportError):
+            with contextlib.suppress(httpx2.TransportError):
                 if client.get("/healthz").status_code == 200:
                     return time.perf_counter() - started
             time.sleep(0.1)
@@ -242,7 +242,7 @@ class GameWatch:
                 raise BenchError(f"the socket refused: {message.get('error')}")
 
 
-async def send(client: httpx.AsyncClient, method: str, url: str, **kwargs: Any) -> httpx.Response:
+async def send(client: httpx2.AsyncClient, method: str, url: str, **kwargs: Any) -> httpx2.Response:
     """One request, sent again once if the connection it went out on was closed under it.
 
     A keep-alive connection the server closes as idle just as a request leaves on it is a
@@ -251,11 +251,11 @@ async def send(client: httpx.AsyncClient, method: str, url: str, **kwargs: Any) 
     """
     try:
         return await client.request(method, url, **kwargs)
-    except (httpx.ReadError, httpx.RemoteProtocolError, httpx.WriteError):
+    except (httpx2.ReadError, httpx2.RemoteProtocolError, httpx2.WriteError):
         return await client.request(method, url, **kwargs)
 
 
-def answer_json(response: httpx.Response, what: str) -> dict[str, Any]:
+def answer_json(response: httpx2.Response, what: str) -> dict[str, Any]:
     if response.status_code not in (200, 201):
         try:
             reason = response.json().get("error", response.text)
@@ -267,7 +267,7 @@ def answer_json(response: httpx.Response, what: str) -> dict[str, Any]:
 
 
 async def play_game(
-    client: httpx.AsyncClient, base: str, game_id: str, hands: int, rng: random.Random,
+    client: httpx2.AsyncClient, base: str, game_id: str, hands: int, rng: random.Random,
     figures: Figures, timeout: float,
 ) -> None:
     """Play South in one game for ``hands`` hands, timing every request."""
@@ -357,7 +357,7 @@ async def _settled_or_reader_failed(
 
 
 async def create_games(
-    client: httpx.AsyncClient, args: argparse.Namespace, figures: Figures
+    client: httpx2.AsyncClient, args: argparse.Namespace, figures: Figures
 ) -> tuple[list[str], float]:
     """Create ``--games`` games, ``--clients`` at a time; their ids and the wall time."""
     limit = asyncio.Semaphore(args.clients)
@@ -388,9 +388,9 @@ async def play_games(
         # Each player has its own connection, as each browser has: one client shared by 32
         # players made httpx's pool scan every connection on every request, and the client,
         # not the server, set the round trips (6 of its 14 CPU seconds went there).
-        async with httpx.AsyncClient(
+        async with httpx2.AsyncClient(
             base_url=base, trust_env=False, timeout=args.timeout,
-            limits=httpx.Limits(max_connections=2, max_keepalive_connections=1),
+            limits=httpx2.Limits(max_connections=2, max_keepalive_connections=1),
         ) as own:
             while not queue.empty():
                 i, game_id = queue.get_nowait()
@@ -406,8 +406,8 @@ async def measure(
     base: str, args: argparse.Namespace, server_pid: int
 ) -> dict[str, Any]:
     figures = Figures()
-    limits = httpx.Limits(max_connections=args.clients * 2, max_keepalive_connections=args.clients)
-    async with httpx.AsyncClient(
+    limits = httpx2.Limits(max_connections=args.clients * 2, max_keepalive_connections=args.clients)
+    async with httpx2.AsyncClient(
         base_url=base, trust_env=False, timeout=args.timeout, limits=limits
     ) as client:
         # Warm-up (not measured): the first request imports the bots and opens the database.

@@ -511,7 +511,7 @@ def test_in_a_cluster_both_processes_show_the_close_and_refuse_after_a_restart()
     import contextlib
     import json
 
-    import httpx
+    import httpx2
     from websockets.sync.client import connect
 
     from servers import RedisServer
@@ -528,16 +528,16 @@ def test_in_a_cluster_both_processes_show_the_close_and_refuse_after_a_restart()
             try:
                 cookies = {}
                 for node, name in ((a, "Ana"), (b, "Bo")):
-                    made = httpx.post(f"{node.base}/api/account/signup",
+                    made = httpx2.post(f"{node.base}/api/account/signup",
                                       json={"name": name, "password": "correct horse"})
                     assert made.status_code == 201, made.text
                     cookies[name] = {"Cookie": f"varaq_session={made.cookies['varaq_session']}"}
-                doc = httpx.post(f"{a.base}/api/tables", json={"level": "easy", "fill_bots": True},
+                doc = httpx2.post(f"{a.base}/api/tables", json={"level": "easy", "fill_bots": True},
                                  headers=cookies["Ana"]).json()
                 table = doc["id"]
-                assert httpx.post(f"{b.base}/api/tables/join", json={"code": doc["code"]},
+                assert httpx2.post(f"{b.base}/api/tables/join", json={"code": doc["code"]},
                                   headers=cookies["Bo"]).status_code == 200
-                assert httpx.post(f"{a.base}/api/games/{table}/start",
+                assert httpx2.post(f"{a.base}/api/games/{table}/start",
                                   headers=cookies["Ana"]).status_code == 200
                 with contextlib.ExitStack() as open_sockets:
                     sockets = []
@@ -554,7 +554,7 @@ def test_in_a_cluster_both_processes_show_the_close_and_refuse_after_a_restart()
                 assert heard == [{"reason": "cluster test"}] * 2
                 for _ in range(2):
                     for node, name in ((a, "Ana"), (b, "Bo")):
-                        refusal = httpx.post(f"{node.base}/api/games/{table}/actions",
+                        refusal = httpx2.post(f"{node.base}/api/games/{table}/actions",
                                              json={"action": "bid 3"}, headers=cookies[name],
                                              timeout=30)
                         assert refusal.status_code == 409, refusal.text

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Self
 
-import httpx
+import httpx2
 import pytest
 from itsdangerous import TimestampSigner
 from limits import parse_many
@@ -103,9 +103,9 @@ class Node:
         while True:
             assert self.process.poll() is None, "varaq serve exited"
             try:
-                if httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200:
+                if httpx2.get(f"{self.base}/healthz", timeout=2).status_code == 200:
                     return
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 pass
             assert time.monotonic() < deadline, "varaq serve did not start"
             time.sleep(0.2)
@@ -165,7 +165,7 @@ class Player:
 
     def __init__(self, name: str, node: Node, cookie: str) -> None:
         self.name, self.cookie = name, cookie
-        self.client = httpx.Client(timeout=30, headers={"Cookie": f"varaq_session={cookie}"})
+        self.client = httpx2.Client(timeout=30, headers={"Cookie": f"varaq_session={cookie}"})
         self.node = node
         #: (version after, seat letter, action) of each action the server said it took.
         self.accepted: list[tuple[int, str, str]] = []
@@ -174,7 +174,7 @@ class Player:
     def headers(self) -> dict[str, str]:
         return {"Cookie": f"varaq_session={self.cookie}"}
 
-    def post(self, path: str, body: Any = None) -> httpx.Response:
+    def post(self, path: str, body: Any = None) -> httpx2.Response:
         return self.client.post(f"{self.node.base}{path}", json=body or {})
 
     def state(self, table: str) -> dict[str, Any]:
@@ -187,7 +187,7 @@ class Player:
         """One action if it is this person's turn; whether the hand is over."""
         try:
             st = self.state(table)
-        except (httpx.HTTPError, AssertionError):
+        except (httpx2.HTTPError, AssertionError):
             return False
         view = st["view"]
         if view["phase"] in ("deal", "over"):
@@ -198,7 +198,7 @@ class Player:
         try:
             response = self.post(f"/api/games/{table}/actions",
                                  {"action": choice, "version": st["version"]})
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             return False
         if response.status_code == 200:
             self.accepted.append((st["version"] + 1, st["you"], choice))
@@ -384,7 +384,7 @@ def assert_every_event_once_in_order(sockets: list[Socket], final: int) -> None:
 
 
 def sign_up(node: Node, name: str) -> str:
-    response = httpx.post(f"{node.base}/api/account/signup",
+    response = httpx2.post(f"{node.base}/api/account/signup",
                           json={"name": name, "password": "correct horse"}, timeout=30)
     assert response.status_code == 201, response.text
     return response.cookies["varaq_session"]
@@ -611,8 +611,8 @@ def test_the_rolling_restart_script_restarts_every_process_with_nothing_lost(
         while script.poll() is None:  # play on meanwhile, through whichever process answers
             for person in people:
                 try:
-                    httpx.get(f"{person.node.base}/healthz", timeout=1)
-                except httpx.HTTPError:
+                    httpx2.get(f"{person.node.base}/healthz", timeout=1)
+                except httpx2.HTTPError:
                     turn += 1
                     person.node = nodes[turn % 2]
                 person.act_if_turn(table)
@@ -658,20 +658,20 @@ def test_a_redis_restart_does_not_stop_the_table(
 def test_sessions_and_the_quick_match_queue_are_shared(nodes: list[Node]) -> None:
     a, b = nodes
     cookie = sign_up(a, "Eve")
-    me = httpx.get(f"{b.base}/api/account", headers={"Cookie": f"varaq_session={cookie}"})
+    me = httpx2.get(f"{b.base}/api/account", headers={"Cookie": f"varaq_session={cookie}"})
     assert me.json()["name"] == "Eve"  # signed in on one process, known on the other
     signer = TimestampSigner(SECRET.encode(), salt="varaq.session")
     assert signer.unsign(cookie.encode())
     players = [(n, node, sign_up(node, n)) for n, node in
                (("Fay", a), ("Gus", b), ("Hal", a), ("Ivy", b))]
     for _, node, c in players:
-        response = httpx.post(f"{node.base}/api/quick/join", json={"bots_after": None},
+        response = httpx2.post(f"{node.base}/api/quick/join", json={"bots_after": None},
                               headers={"Cookie": f"varaq_session={c}"})
         assert response.status_code == 200, response.text
     deadline = time.monotonic() + 30
     tables = set()
     while time.monotonic() < deadline:
-        tables = {httpx.get(f"{node.base}/api/quick",
+        tables = {httpx2.get(f"{node.base}/api/quick",
                             headers={"Cookie": f"varaq_session={c}"}).json().get("table")
                   for _, node, c in players}
         if None not in tables:
@@ -688,12 +688,12 @@ def test_a_sign_out_on_one_process_signs_the_cookie_out_on_the_other(
     a, b = nodes
     cookie = sign_up(a, "Jo")
     headers = {"Cookie": f"varaq_session={cookie}"}
-    assert httpx.get(f"{b.base}/api/account", headers=headers).json()["signed_in"] is True
-    out = httpx.post(f"{a.base}/api/account/signout", headers=headers, timeout=30)
+    assert httpx2.get(f"{b.base}/api/account", headers=headers).json()["signed_in"] is True
+    out = httpx2.post(f"{a.base}/api/account/signout", headers=headers, timeout=30)
     assert out.status_code == 200, out.text
-    assert httpx.get(f"{a.base}/api/account", headers=headers).json()["signed_in"] is False
+    assert httpx2.get(f"{a.base}/api/account", headers=headers).json()["signed_in"] is False
     deadline = time.monotonic() + 30
-    while httpx.get(f"{b.base}/api/account", headers=headers).json()["signed_in"]:
+    while httpx2.get(f"{b.base}/api/account", headers=headers).json()["signed_in"]:
         assert time.monotonic() < deadline, "the other process never saw the sign-out"
         time.sleep(0.2)
 
@@ -714,8 +714,8 @@ def test_sign_in_attempts_for_a_name_are_counted_across_processes(
     sign_up(a, "Lock")
     sign_up(b, "Key")
 
-    def sign_in(node: Node, name: str, password: str) -> httpx.Response:
-        return httpx.post(f"{node.base}/api/account/signin",
+    def sign_in(node: Node, name: str, password: str) -> httpx2.Response:
+        return httpx2.post(f"{node.base}/api/account/signin",
                           json={"name": name, "password": password}, timeout=30)
 
     for attempt in range(allowed):

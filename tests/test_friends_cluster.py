@@ -8,7 +8,7 @@ import json
 import time
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.sync.client import connect
 
@@ -22,14 +22,14 @@ def cookie_header(cookie: str) -> dict[str, str]:
 
 
 def post(node: Node, cookie: str, path: str, body: Any = None, status: int = 200) -> Any:
-    response = httpx.post(f"{node.base}{path}", json={} if body is None else body,
+    response = httpx2.post(f"{node.base}{path}", json={} if body is None else body,
                           headers=cookie_header(cookie), timeout=30)
     assert response.status_code == status, response.text
     return response.json()
 
 
 def friends_of(node: Node, cookie: str) -> dict[str, Any]:
-    response = httpx.get(f"{node.base}/api/friends", headers=cookie_header(cookie), timeout=30)
+    response = httpx2.get(f"{node.base}/api/friends", headers=cookie_header(cookie), timeout=30)
     assert response.status_code == 200, response.text
     doc: dict[str, Any] = response.json()
     return doc

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.sync.client import connect
 
@@ -24,7 +24,7 @@ PATIENCE = 60.0
 
 def live(node: Node, cookie: str | None = None) -> list[dict[str, Any]]:
     headers = {"Cookie": f"varaq_session={cookie}"} if cookie else {}
-    response = httpx.get(f"{node.base}/api/live", headers=headers, timeout=30)
+    response = httpx2.get(f"{node.base}/api/live", headers=headers, timeout=30)
     assert response.status_code == 200, response.text
     tables: list[dict[str, Any]] = response.json()["tables"]
     return tables
@@ -45,7 +45,7 @@ def eventually(check: Any, what: str) -> Any:
 
 
 def post(node: Node, cookie: str, path: str, body: Any = None) -> dict[str, Any]:
-    response = httpx.post(f"{node.base}{path}", json=body or {}, timeout=30,
+    response = httpx2.post(f"{node.base}{path}", json=body or {}, timeout=30,
                           headers={"Cookie": f"varaq_session={cookie}"})
     assert response.status_code in (200, 201), response.text
     doc: dict[str, Any] = response.json()

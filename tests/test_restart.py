@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from starlette.testclient import TestClient
 
@@ -117,9 +117,9 @@ def server(tmp_path: Path) -> Iterator[Any]:
         while time.monotonic() < deadline:
             assert proc.poll() is None, (proc.stdout.read() if proc.stdout else b"").decode()
             try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                if httpx2.get(f"{base}/healthz", timeout=2).status_code == 200:
                     return base
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 time.sleep(0.1)
         raise AssertionError("varaq serve did not start")
 
@@ -162,7 +162,7 @@ def gone(pids: list[int], patience: float = 20.0) -> bool:
 def http_wait_for_south(base: str, gid: str) -> dict[str, Any]:
     deadline = time.monotonic() + 60
     while True:
-        st: dict[str, Any] = httpx.get(f"{base}/api/games/{gid}").json()
+        st: dict[str, Any] = httpx2.get(f"{base}/api/games/{gid}").json()
         if st["view"]["legal"] or st["view"]["phase"] in ("deal", "over"):
             return st
         assert time.monotonic() < deadline, st["view"]
@@ -172,30 +172,30 @@ def http_wait_for_south(base: str, gid: str) -> dict[str, Any]:
 def test_a_killed_server_restarts_where_it_was(server: Any) -> None:
     start, kill = server
     base = start()
-    response = httpx.post(f"{base}/api/games",
+    response = httpx2.post(f"{base}/api/games",
                           json={"level": "easy", "rules": "classic", "seed": 77})
     assert response.status_code == 201
     gid = response.json()["id"]
     st = http_wait_for_south(base, gid)
     for _ in range(4):  # South's bid and three cards
-        httpx.post(f"{base}/api/games/{gid}/actions",
+        httpx2.post(f"{base}/api/games/{gid}/actions",
                    json={"action": south_choice(st["view"]), "version": st["version"]})
         st = http_wait_for_south(base, gid)
     assert st["view"]["phase"] == "play" and len(st["view"]["hand"]) == 10
-    hint = httpx.get(f"{base}/api/games/{gid}/hint", timeout=30).json()  # starts a Hard worker
+    hint = httpx2.get(f"{base}/api/games/{gid}/hint", timeout=30).json()  # starts a Hard worker
     assert hint["action"] in st["view"]["legal"]
     left = kill()
     assert left and gone(left), "the Hard player's worker outlived its server"
     base = start()
-    again = httpx.get(f"{base}/api/games/{gid}").json()
+    again = httpx2.get(f"{base}/api/games/{gid}").json()
     assert again["version"] == st["version"] and again["view"] == st["view"]
-    events = httpx.get(f"{base}/api/games/{gid}?since=0").json()["events"]
+    events = httpx2.get(f"{base}/api/games/{gid}?since=0").json()["events"]
     assert [e["version"] for e in events] == list(range(1, st["version"] + 1))
     # And the game goes on.
     for _ in range(10):
         if st["view"]["phase"] != "play":
             break
-        response = httpx.post(f"{base}/api/games/{gid}/actions",
+        response = httpx2.post(f"{base}/api/games/{gid}/actions",
                               json={"action": south_choice(st["view"]), "version": st["version"]})
         assert response.status_code == 200, response.text
         st = http_wait_for_south(base, gid)

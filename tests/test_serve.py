@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -47,9 +47,9 @@ def served(tmp_path: Path) -> Iterator[tuple[str, int]]:
     while True:
         assert proc.poll() is None and time.monotonic() < deadline
         try:
-            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+            if httpx2.get(f"{base}/healthz", timeout=2).status_code == 200:
                 break
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.1)
     yield base, port
     proc.terminate()
@@ -157,7 +157,7 @@ def test_a_chunked_body_is_refused_at_the_limit_not_read_to_the_end(
 
 def test_a_huge_socket_message_closes_the_socket(served: tuple[str, int]) -> None:
     base, _ = served
-    gid = httpx.post(f"{base}/api/games", json={"level": "easy"}).json()["id"]
+    gid = httpx2.post(f"{base}/api/games", json={"level": "easy"}).json()["id"]
     url = base.replace("http", "ws") + f"/ws/games/{gid}"
     with connect(url, max_size=None) as ws:
         ws.send('{"type": "hello", "version": 0}')

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -150,9 +150,9 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"varaq serve exited: {self.log_path.read_text()[-2000:]}")
             try:
-                if httpx.get(f"{self.base}/healthz", timeout=5).json() == {"ok": True}:
+                if httpx2.get(f"{self.base}/healthz", timeout=5).json() == {"ok": True}:
                     return
-            except (httpx.HTTPError, ValueError):
+            except (httpx2.HTTPError, ValueError):
                 pass
             time.sleep(0.2)
         raise RuntimeError(f"varaq serve did not answer /healthz: {self.log_path.read_text()}")
@@ -174,13 +174,13 @@ class Server:
 
     def new_game(self, **body: Any) -> str:
         """Create a game through the API (for setups the dialog does not offer)."""
-        answer = httpx.post(f"{self.base}/api/games", json=body, timeout=20)
+        answer = httpx2.post(f"{self.base}/api/games", json=body, timeout=20)
         assert answer.status_code == 201, answer.text
         game_id: str = answer.json()["id"]
         return game_id
 
     def state(self, game_id: str) -> dict[str, Any]:
-        answer = httpx.get(f"{self.base}/api/games/{game_id}", timeout=20)
+        answer = httpx2.get(f"{self.base}/api/games/{game_id}", timeout=20)
         assert answer.status_code == 200, answer.text
         state: dict[str, Any] = answer.json()
         return state

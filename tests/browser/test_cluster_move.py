@@ -26,7 +26,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from harness import Console
 from playwright.sync_api import Page, WebSocket, expect
@@ -184,7 +184,7 @@ CONNECTION_NOW_JS = """() => {
 
 
 def version_of(proxy: NextUpstreamProxy, game_id: str) -> int:
-    answer = httpx.get(f"{proxy.base}/api/games/{game_id}", timeout=30)
+    answer = httpx2.get(f"{proxy.base}/api/games/{game_id}", timeout=30)
     assert answer.status_code == 200, answer.text
     version: int = answer.json()["version"]
     return version
@@ -203,7 +203,7 @@ def test_a_stopping_process_moves_the_page_to_another_without_a_break(
     # assertions below would then fail with a clearer reason than the console's.
     console.allow(r"WebSocket connection to .* failed")
     a, b = nodes
-    created = httpx.post(f"{proxy.base}/api/games", json={"level": "easy", "rules": "varaq"},
+    created = httpx2.post(f"{proxy.base}/api/games", json={"level": "easy", "rules": "varaq"},
                          timeout=30)
     assert created.status_code == 201, created.text
     game_id = created.json()["id"]

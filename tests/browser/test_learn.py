@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from harness import Server, shot
 from playwright.sync_api import Page, expect
@@ -333,7 +333,7 @@ def test_a_record_that_is_not_json_is_refused_in_one_line(
 
 def play_out_through_the_api(server: Server, game_id: str) -> None:
     """South plays its first legal action until the first hand is over (the bots at pace 0)."""
-    with httpx.Client(base_url=server.base, timeout=20) as client:
+    with httpx2.Client(base_url=server.base, timeout=20) as client:
         for _ in range(200):
             state = client.get(f"/api/games/{game_id}").json()
             view = state["view"]

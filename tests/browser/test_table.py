@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-import httpx
+import httpx2
 import pytest
 from harness import Console, Server, shot
 from playwright.sync_api import Page, WebSocketRoute, expect
@@ -308,7 +308,7 @@ def test_illegal_request_is_refused_and_changes_nothing(page: Page, server: Serv
     assert stale.status == 409 and "\n" not in stale.json()["error"]
     forged = page.request.get(f"{server.base}/api/games/not-a-real-game-id")
     assert forged.status == 404 and forged.json()["error"]
-    malformed = httpx.post(f"{url}/actions", content=b"{nope", timeout=10,
+    malformed = httpx2.post(f"{url}/actions", content=b"{nope", timeout=10,
                            headers={"Content-Type": "application/json"})
     assert malformed.status_code == 400 and malformed.json()["error"]
     assert server.state(game_id)["version"] == state["version"]
@@ -402,7 +402,7 @@ def test_forged_game_id_shows_the_refusal_and_the_home_page(
 ) -> None:
     console.allow(r"status of 404")  # Chromium logs the refused fetch itself
     page.goto(f"{server.base}/play/no-such-game-0000?fast")
-    reason = httpx.get(f"{server.base}/api/games/no-such-game-0000", timeout=10).json()["error"]
+    reason = httpx2.get(f"{server.base}/api/games/no-such-game-0000", timeout=10).json()["error"]
     expect(page.locator("#toast")).to_have_text(reason)
     expect(page.get_by_role("button", name="New game")).to_be_visible()
     expect(page).to_have_url(f"{server.base}/")
