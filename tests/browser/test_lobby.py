@@ -28,7 +28,7 @@ from online_driver import (
     state_as,
     table_id,
 )
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from conftest import LAPTOP, person
 from conftest import SMALL_PHONE as PHONE
@@ -238,6 +238,32 @@ def test_open_a_table_dialog_refuses_impossible_rules_and_keeps_new_game_apart(
     expect(new_game.get_by_label("Target", exact=True)).to_have_value("500")
     expect(new_game.get_by_label("Nil", exact=True)).to_be_checked()
     expect(new_game.get_by_label("Blind nil", exact=True)).not_to_be_checked()
+
+
+def test_open_the_table_pressed_before_the_presets_arrive_waits_for_them(
+    page: Page, server: Server, console: Console
+) -> None:
+    """The dialog opens at once and fills its preset list when ``/api/presets`` answers; a
+    player who presses "Open the table" before that (a slow phone, a busy server) gets the
+    table with the default rules, not a refusal of an empty preset."""
+    sign_up(page, server.base, fresh_name("Quick"))
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)  # answered below, once the button has been pressed
+
+    page.route("**/api/presets", hold)
+    page.get_by_role("button", name="Open a table").click()
+    dialog = page.get_by_role("dialog", name="Open a table")
+    expect(dialog).to_be_visible()
+    page.wait_for_function("() => true")  # lets the held request reach the handler
+    assert len(held) == 1
+    opening = dialog.get_by_role("button", name="Open the table")
+    opening.click()
+    expect(opening).to_be_disabled()
+    held[0].continue_()
+    table = table_id(page)
+    assert state_as(page, server.base, table)["view"]["rules"] == "varaq"
 
 
 # ---------------------------------------------------------------- quick match

@@ -433,23 +433,20 @@ async function showOpenDialog() {
 }
 
 async function openTable(form, submit) {
-  let rules;
-  try {
-    rules = lobby.picker.rules();
-  } catch (error) {
-    if (!(error instanceof Refusal)) throw error;
-    lobby.picker.showError(error.message);
-    return;
-  }
-  const body = {
-    level: form.elements.level.value || "normal",
-    rules,
-    fill_bots: form.elements.fill_bots.checked,
-    turn_timer: Number(form.elements.turn_timer.value),
-    listing: form.elements.listing.value === "public" ? "public" : "private",
-  };
   submit.disabled = true;
   try {
+    // The dialog opens before the presets arrive: a quick "Open the table" waits for them
+    // instead of sending an empty preset (which the server refuses).  If they cannot be
+    // loaded, the dialog already says so.
+    await lobby.picker.load();
+    if (!lobby.picker.info) return;
+    const body = {
+      level: form.elements.level.value || "normal",
+      rules: lobby.picker.rules(),
+      fill_bots: form.elements.fill_bots.checked,
+      turn_timer: Number(form.elements.turn_timer.value),
+      listing: form.elements.listing.value === "public" ? "public" : "private",
+    };
     const opened = await api.post("/api/tables", body);
     closeDialog(lobby.dialog);
     goToTable(opened.id, opened.state);
