@@ -17,11 +17,11 @@ from PIL import Image
 from starlette.testclient import TestClient
 
 from varaq import __version__
-from varaq.web.app import STATIC_DIR
+from varaq.web.app import PAGES_DIR, STATIC_DIR
 from varaq.web.static import module_imports, preload_modules
 from web_helpers import make_app
 
-PAGES = sorted(p.name for p in STATIC_DIR.glob("*.html"))
+PAGES = sorted(p.name for p in PAGES_DIR.glob("*.html"))
 
 
 def manifest() -> dict[str, Any]:
@@ -57,14 +57,19 @@ PAGE_ADDRESSES = {
 }
 
 
+#: Pages the server writes itself (the leaderboard, a profile, its refusal).
+WRITTEN_PAGES = ("/players", "/players/Nobody")
+
+
 def test_every_page_links_the_manifest_the_worker_and_a_theme_colour(tmp_path: Path) -> None:
-    """The shared head lines are written once (``parts/head.html``) and the server puts them
-    into every page it shows: each page has them exactly once, the character set first."""
+    """The shared head lines are written once (``pages/parts/head.html``) and the server puts
+    them into every page it shows, from a file or written by itself: each page has them
+    exactly once, the character set first."""
     assert sorted(PAGE_ADDRESSES) == PAGES
     app = make_app(tmp_path)
     prefix = f"/static/{app.state.static_hash}/"
     with TestClient(app) as client:
-        for name, address in PAGE_ADDRESSES.items():
+        for name, address in [*PAGE_ADDRESSES.items(), *((a, a) for a in WRITTEN_PAGES)]:
             html = client.get(address).text
             head = html[:html.index("</head>")]
             assert head.index('<meta charset="utf-8">') < 100, name
@@ -76,14 +81,19 @@ def test_every_page_links_the_manifest_the_worker_and_a_theme_colour(tmp_path: P
             assert head.count('<meta name="theme-color"') == 2, name
             # The shared styles come before the page's own, the app's last.
             assert head.index("style.css") < head.index("</title>") < head.index("pwa.css"), name
-            # The file itself holds only the page's own lines.
-            own = (STATIC_DIR / name).read_text("utf-8").split("</head>")[0]
+            if name in WRITTEN_PAGES:
+                continue
+            # The file itself holds only the page's own lines, and is not a static file:
+            # alone it is not a whole page.
+            own = (PAGES_DIR / name).read_text("utf-8").split("</head>")[0]
             assert "charset" not in own and "manifest" not in own, name
+            assert client.get(f"/static/{name}").status_code == 404, name
+            assert client.get(f"{prefix}{name}").status_code == 404, name
 
 
 def test_card_pages_link_the_deck_settings() -> None:
     for name in ("index.html", "daily.html", "learn.html", "review.html"):
-        head = (STATIC_DIR / name).read_text("utf-8").split("</head>")[0]
+        head = (PAGES_DIR / name).read_text("utf-8").split("</head>")[0]
         assert 'href="/static/deck.css"' in head and 'src="/static/deck.js"' in head, name
 
 

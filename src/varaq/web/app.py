@@ -52,11 +52,13 @@ from .security import SecurityHeaders
 from .sessions import Sessions
 from .static import CachedStatic, content_hash, module_imports, pwa_routes, serve_page
 
-__all__ = ["create_app", "STATIC_DIR", "RequestContext"]
+__all__ = ["create_app", "STATIC_DIR", "PAGES_DIR", "RequestContext"]
 
 log = logging.getLogger("varaq.web")
 
 STATIC_DIR = Path(__file__).parent / "static"
+#: The HTML pages, served only at their own addresses (see :func:`varaq.web.static.serve_page`).
+PAGES_DIR = Path(__file__).parent / "pages"
 
 
 def error(status: int, reason: str) -> JSONResponse:
@@ -310,6 +312,7 @@ def create_app(
     )
     app.state.db_url = url
     app.state.static_dir = static
+    app.state.pages_dir = PAGES_DIR
     app.state.static_hash = static_hash
     app.state.static_modules = module_imports(static)
     app.state.settings = config

@@ -10,8 +10,10 @@
 
 The pages are rendered here, on the server, as plain HTML with the rating chart drawn as an
 inline SVG: they need no script and no network beyond this server, and what a stranger may
-see is decided by the same queries as the JSON (:mod:`varaq.service.profiles`).  A page
-names its stylesheets under the static folder's hashed prefix, like the static pages.
+see is decided by the same queries as the JSON (:mod:`varaq.service.profiles`).  Like every
+page they get the shared head (:func:`varaq.web.static.page_response`): the icons, the
+manifest, the theme colours and the installed app's script, which only adds the offline
+banner; the pages work without it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 from urllib.parse import quote
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..service import profiles
@@ -31,6 +33,7 @@ from ..service.errors import Refusal
 from ..service.ratings import BOT_RATINGS, PROVISIONAL
 from .games import tables_of
 from .requests import Json, client_address, query_number
+from .static import page_response
 
 __all__ = ["routes", "rating_chart", "profile_page"]
 
@@ -151,17 +154,12 @@ def rating_chart(points: list[dict[str, Any]], name: str, width: int = 640,
     )
 
 
-def _page(request: Request, title: str, body: str, status: int = 200) -> HTMLResponse:
-    prefix = f"/static/{request.app.state.static_hash}/"
+def _page(request: Request, title: str, body: str, status: int = 200) -> Response:
     html = (
-        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1, '
-        'viewport-fit=cover">\n<meta name="color-scheme" content="light dark">\n'
-        f'<title>{escape(title)} · Varaq</title>\n'
-        f'<link rel="icon" href="{prefix}icon.svg" type="image/svg+xml">\n'
-        f'<link rel="stylesheet" href="{prefix}style.css">\n'
-        f'<link rel="stylesheet" href="{prefix}pages.css">\n'
-        f'<link rel="stylesheet" href="{prefix}player.css">\n</head>\n'
+        '<!doctype html>\n<html lang="en">\n<head>\n'
+        f'  <title>{escape(title)} · Varaq</title>\n'
+        '  <link rel="stylesheet" href="/static/pages.css">\n'
+        '  <link rel="stylesheet" href="/static/player.css">\n</head>\n'
         '<body class="doc-page">\n<header class="topbar">\n'
         '<a class="brand" href="/" aria-label="Varaq home"><span class="brand-mark" '
         'aria-hidden="true">♠</span> Varaq</a>\n'
@@ -170,7 +168,7 @@ def _page(request: Request, title: str, body: str, status: int = 200) -> HTMLRes
         '<a href="/help" class="wide-only">Help</a></nav>\n</header>\n'
         f'<main class="page player-page">\n{body}\n</main>\n</body>\n</html>\n'
     )
-    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-cache"})
+    return page_response(request, html, status)
 
 
 def _rating_html(rating: dict[str, Any]) -> str:
@@ -260,7 +258,7 @@ def _history_html(doc: dict[str, Any], page: int, per_page: int) -> str:
     )
 
 
-def profile_page(request: Request, doc: dict[str, Any], page: int) -> HTMLResponse:
+def profile_page(request: Request, doc: dict[str, Any], page: int) -> Response:
     """The profile ``doc`` (:func:`varaq.service.profiles.profile`) as a page."""
     name = doc["name"]
     stats = doc["statistics"]
@@ -287,7 +285,7 @@ def _friends_html(request: Request) -> str:
             f'<script type="module" src="{prefix}friendspage.js"></script>')
 
 
-def _refusal_page(request: Request, refusal: Refusal) -> HTMLResponse:
+def _refusal_page(request: Request, refusal: Refusal) -> Response:
     return _page(request, "Players", f'<h1>Players</h1><p class="page-error" role="alert">'
                  f'{escape(str(refusal))}</p>', status=refusal.status)
 

@@ -7,10 +7,13 @@ a year without asking again; a new release has a new hash.  The HTML pages are s
 relative paths, so a whole page loads from one consistent set of files.  Plain ``/static/…``
 still works (revalidated each time) for links from outside.
 
-Every page's ``<head>`` opens and closes with the same lines (the character set, the viewport,
-the theme colours, the icons, the manifest, the shared styles and the installed app's script):
-they are written once, in ``parts/head.html``, and :func:`serve_page` puts them into each page,
-so a page's file holds only what is its own (its title, description, styles and scripts).
+The HTML pages live apart, in ``web/pages``, and are served only at their own addresses
+(``/``, ``/rules``…) by :func:`serve_page`, never as files.  Every page's ``<head>`` opens and
+closes with the same lines (the character set, the viewport, the theme colours, the icons, the
+manifest, the shared styles and the installed app's script): they are written once, in
+``pages/parts/head.html``, and :func:`serve_page` puts them into each page, so a page's file
+holds only what is its own (its title, description, styles and scripts).  A page's file alone
+is not a whole page, which is why it is not under ``/static/``.
 
 The installed app (a phone's home screen) adds ``/sw.js``, the service worker, whose cache is
 named after this build, and ``/offline.html``, the page it shows without a connection.
@@ -33,7 +36,7 @@ from starlette.types import Scope
 from .. import __version__
 
 __all__ = ["content_hash", "CachedStatic", "serve_page", "pwa_routes", "shell_files",
-           "module_imports", "preload_modules", "with_shared_head"]
+           "module_imports", "preload_modules", "with_shared_head", "page_response"]
 
 
 def content_hash(folder: Path) -> str:
@@ -105,7 +108,7 @@ def preload_modules(html: str, graph: dict[str, tuple[str, ...]]) -> str:
     return html[:first] + links + html[first:]
 
 
-#: The lines every page's head shares, under the static folder.
+#: The lines every page's head shares, under the pages folder.
 HEAD_PART = "parts/head.html"
 #: The line of :data:`HEAD_PART` that stands for a page's own lines: those above it open each
 #: page's head (the character set must come within its first bytes), those below close it.
@@ -121,25 +124,32 @@ def with_shared_head(html: str, part: str) -> str:
 
 
 def serve_page(request: Request, name: str) -> Response:
-    """An HTML page from the static folder, pointing at the hashed static files."""
-    static: Path = request.app.state.static_dir
-    page = static / name
+    """An HTML page of the pages folder, made whole by :func:`page_response`."""
+    page = request.app.state.pages_dir / name
     if not page.is_file():
-        return PlainTextResponse(
-            f"The Varaq page {name} is not installed (web/static/{name} is missing); "
-            "the JSON API is at /api/.", status_code=503,
-        )
-    part = static / HEAD_PART
+        return _not_installed(name)
+    return page_response(request, page.read_text(encoding="utf-8"))
+
+
+def page_response(request: Request, html: str, status_code: int = 200) -> Response:
+    """A page's own HTML made whole: the shared head put in, every script it imports preloaded,
+    and the static addresses pointed at this build's hashed folder.  The pages of the pages
+    folder and those written by the server (the players' pages) go through it alike."""
+    part = request.app.state.pages_dir / HEAD_PART
     if not part.is_file():
-        return PlainTextResponse(
-            f"The Varaq pages' shared head is not installed (web/static/{HEAD_PART} is "
-            "missing); the JSON API is at /api/.", status_code=503,
-        )
-    html = with_shared_head(page.read_text(encoding="utf-8"), part.read_text(encoding="utf-8"))
+        return _not_installed(HEAD_PART)
+    html = with_shared_head(html, part.read_text(encoding="utf-8"))
     html = preload_modules(html, request.app.state.static_modules)
     prefix = f"/static/{request.app.state.static_hash}/"
     html = html.replace('"/static/', f'"{prefix}')
-    return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+    return HTMLResponse(html, status_code=status_code, headers={"Cache-Control": "no-cache"})
+
+
+def _not_installed(name: str) -> Response:
+    return PlainTextResponse(
+        f"The Varaq page {name} is not installed (web/pages/{name} is missing); "
+        "the JSON API is at /api/.", status_code=503,
+    )
 
 
 # -- the installed app: the service worker and the offline page ------------------------------
