@@ -62,7 +62,7 @@ WRITTEN_PAGES = ("/players", "/players/Nobody")
 
 
 def test_every_page_links_the_manifest_the_worker_and_a_theme_colour(tmp_path: Path) -> None:
-    """The shared head lines are written once (``pages/parts/head.html``) and the server puts
+    """The shared head lines are written once (``html/parts/head.html``) and the server puts
     them into every page it shows, from a file or written by itself: each page has them
     exactly once, the character set first."""
     assert sorted(PAGE_ADDRESSES) == PAGES

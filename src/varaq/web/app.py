@@ -58,7 +58,7 @@ log = logging.getLogger("varaq.web")
 
 STATIC_DIR = Path(__file__).parent / "static"
 #: The HTML pages, served only at their own addresses (see :func:`varaq.web.static.serve_page`).
-PAGES_DIR = Path(__file__).parent / "pages"
+PAGES_DIR = Path(__file__).parent / "html"
 
 
 def error(status: int, reason: str) -> JSONResponse:

@@ -7,11 +7,11 @@ a year without asking again; a new release has a new hash.  The HTML pages are s
 relative paths, so a whole page loads from one consistent set of files.  Plain ``/static/…``
 still works (revalidated each time) for links from outside.
 
-The HTML pages live apart, in ``web/pages``, and are served only at their own addresses
+The HTML pages live apart, in ``web/html``, and are served only at their own addresses
 (``/``, ``/rules``…) by :func:`serve_page`, never as files.  Every page's ``<head>`` opens and
 closes with the same lines (the character set, the viewport, the theme colours, the icons, the
 manifest, the shared styles and the installed app's script): they are written once, in
-``pages/parts/head.html``, and :func:`serve_page` puts them into each page, so a page's file
+``html/parts/head.html``, and :func:`serve_page` puts them into each page, so a page's file
 holds only what is its own (its title, description, styles and scripts).  A page's file alone
 is not a whole page, which is why it is not under ``/static/``.
 
@@ -108,7 +108,7 @@ def preload_modules(html: str, graph: dict[str, tuple[str, ...]]) -> str:
     return html[:first] + links + html[first:]
 
 
-#: The lines every page's head shares, under the pages folder.
+#: The lines every page's head shares, under the pages folder (``web/html``).
 HEAD_PART = "parts/head.html"
 #: The line of :data:`HEAD_PART` that stands for a page's own lines: those above it open each
 #: page's head (the character set must come within its first bytes), those below close it.
@@ -124,7 +124,7 @@ def with_shared_head(html: str, part: str) -> str:
 
 
 def serve_page(request: Request, name: str) -> Response:
-    """An HTML page of the pages folder, made whole by :func:`page_response`."""
+    """An HTML page of the pages folder (``web/html``), made whole by :func:`page_response`."""
     page = request.app.state.pages_dir / name
     if not page.is_file():
         return _not_installed(name)
@@ -147,7 +147,7 @@ def page_response(request: Request, html: str, status_code: int = 200) -> Respon
 
 def _not_installed(name: str) -> Response:
     return PlainTextResponse(
-        f"The Varaq page {name} is not installed (web/pages/{name} is missing); "
+        f"The Varaq page {name} is not installed (web/html/{name} is missing); "
         "the JSON API is at /api/.", status_code=503,
     )
 
