@@ -82,6 +82,11 @@ def test_after_a_match_each_profile_shows_the_rating_the_counts_and_the_match(
     assert "<svg" in html and "<title id=\"chart-title\">Rating of Ana" in html
     assert f"Provisional: 1 of {PROVISIONAL} matches" in html
     assert f'/api/games/{tid}/record' in html and "Single player and daily" in html
+    # One's own profile has the Friends panel: its script and styles load from this build.
+    for name in ("friends.css", "friendspage.js"):
+        found = re.findall(rf'"(/static/[^"]*/{name})"', html)
+        assert len(found) == 1, (name, found)
+        assert ana.get(found[0]).status_code == 200, found
 
 
 def test_a_stranger_sees_quick_matches_but_never_a_private_one(client: TestClient) -> None:

@@ -269,7 +269,7 @@ def profile_page(request: Request, doc: dict[str, Any], page: int) -> Response:
              _stats_html("Online matches", stats["online"])]
     if doc["own"]:
         parts.append(_stats_html("Single player and daily", stats["single"]))
-        parts.append(_friends_html(request))
+        parts.append(_friends_html())
     else:
         parts.append('<p class="muted">Private tables are shown only to the people who sat '
                      'there.</p>')
@@ -277,12 +277,12 @@ def profile_page(request: Request, doc: dict[str, Any], page: int) -> Response:
     return _page(request, name, "\n".join(parts))
 
 
-def _friends_html(request: Request) -> str:
-    """The Friends panel's place on one's own profile: ``friendspage.js`` fills it."""
-    prefix = f"/static/{request.app.state.static_hash}/"
-    return (f'<link rel="stylesheet" href="{prefix}friends.css">'
+def _friends_html() -> str:
+    """The Friends panel's place on one's own profile: ``friendspage.js`` fills it (its
+    addresses are pointed at this build's files with the rest of the page's)."""
+    return ('<link rel="stylesheet" href="/static/friends.css">'
             '<section class="friends" id="friends" hidden></section>'
-            f'<script type="module" src="{prefix}friendspage.js"></script>')
+            '<script type="module" src="/static/friendspage.js"></script>')
 
 
 def _refusal_page(request: Request, refusal: Refusal) -> Response:
