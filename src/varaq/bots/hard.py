@@ -328,7 +328,9 @@ class ExpertBot(HardBot):
     plays), with :data:`EXPERT_BUDGET` seconds a decision instead of 0.6 and the solver taking
     over from :data:`EXPERT_SOLVER_CARDS` cards a hand, so more of each hand is played
     perfectly in more layouts.  Its p95 stays within 2.5 s (``benchmarks/hard_speed.py
-    --bot expert``).
+    --bot expert``), where it deals about twice Hard's layouts; measured so, at twice Hard's 96
+    fixed layouts with the solver from 11 cards, it was 6.5 points a hand above Hard over 206
+    paired deals, an interval of -2.5 to +15.6 (BENCHMARKS.md, "Hard 0.3", sixteenth pass).
     """
 
     name = "expert"
