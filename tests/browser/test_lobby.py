@@ -256,7 +256,10 @@ def test_open_the_table_pressed_before_the_presets_arrive_waits_for_them(
     page.get_by_role("button", name="Open a table").click()
     dialog = page.get_by_role("dialog", name="Open a table")
     expect(dialog).to_be_visible()
-    page.wait_for_function("() => true")  # lets the held request reach the handler
+    for _ in range(200):  # the request reaches the handler while Playwright waits
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert len(held) == 1
     opening = dialog.get_by_role("button", name="Open the table")
     opening.click()
