@@ -49,7 +49,7 @@ def test_each_icon_is_a_file_of_the_size_the_manifest_names() -> None:
                 assert f"{image.width}x{image.height}" == icon["sizes"], icon
 
 
-#: Where the server shows each page of the static folder.
+#: Where the server shows each page of the pages folder (``web/html``).
 PAGE_ADDRESSES = {
     "index.html": "/", "daily.html": "/daily", "learn.html": "/learn", "review.html": "/review",
     "rules.html": "/rules", "help.html": "/help", "about.html": "/about",

@@ -50,7 +50,14 @@ from ..service.store import Store, default_db_url
 from . import accounts, daily, friends, games, learn, online, pages, players, sockets
 from .security import SecurityHeaders
 from .sessions import Sessions
-from .static import CachedStatic, content_hash, module_imports, pwa_routes, serve_page
+from .static import (
+    CachedStatic,
+    content_hash,
+    module_imports,
+    pwa_routes,
+    serve_page,
+    shared_head,
+)
 
 __all__ = ["create_app", "STATIC_DIR", "PAGES_DIR", "RequestContext"]
 
@@ -313,6 +320,7 @@ def create_app(
     app.state.db_url = url
     app.state.static_dir = static
     app.state.pages_dir = PAGES_DIR
+    app.state.page_head = shared_head(PAGES_DIR)
     app.state.static_hash = static_hash
     app.state.static_modules = module_imports(static)
     app.state.settings = config

@@ -11,9 +11,9 @@ The HTML pages live apart, in ``web/html``, and are served only at their own add
 (``/``, ``/rules``…) by :func:`serve_page`, never as files.  Every page's ``<head>`` opens and
 closes with the same lines (the character set, the viewport, the theme colours, the icons, the
 manifest, the shared styles and the installed app's script): they are written once, in
-``html/parts/head.html``, and :func:`serve_page` puts them into each page, so a page's file
-holds only what is its own (its title, description, styles and scripts).  A page's file alone
-is not a whole page, which is why it is not under ``/static/``.
+``html/parts/head.html`` (read when the app is made), and :func:`page_response` puts them into
+each page, so a page's file holds only what is its own (its title, description, styles and
+scripts).  A page's file alone is not a whole page, which is why it is not under ``/static/``.
 
 The installed app (a phone's home screen) adds ``/sw.js``, the service worker, whose cache is
 named after this build, and ``/offline.html``, the page it shows without a connection.
@@ -36,7 +36,7 @@ from starlette.types import Scope
 from .. import __version__
 
 __all__ = ["content_hash", "CachedStatic", "serve_page", "pwa_routes", "shell_files",
-           "module_imports", "preload_modules", "with_shared_head", "page_response"]
+           "module_imports", "preload_modules", "shared_head", "with_shared_head", "page_response"]
 
 
 def content_hash(folder: Path) -> str:
@@ -115,6 +115,13 @@ HEAD_PART = "parts/head.html"
 _PAGE_LINES = "  <!-- the page's own lines -->\n"
 
 
+def shared_head(pages: Path) -> str | None:
+    """The shared head lines of ``pages`` (:data:`HEAD_PART`), read once when the app is made
+    rather than at every page; ``None`` where they are not installed."""
+    part = pages / HEAD_PART
+    return part.read_text(encoding="utf-8") if part.is_file() else None
+
+
 def with_shared_head(html: str, part: str) -> str:
     """The page with the shared head lines of ``part`` around its own ``<head>`` lines."""
     opening, closing = part.split(_PAGE_LINES)
@@ -135,10 +142,10 @@ def page_response(request: Request, html: str, status_code: int = 200) -> Respon
     """A page's own HTML made whole: the shared head put in, every script it imports preloaded,
     and the static addresses pointed at this build's hashed folder.  The pages of the pages
     folder and those written by the server (the players' pages) go through it alike."""
-    part = request.app.state.pages_dir / HEAD_PART
-    if not part.is_file():
+    part: str | None = request.app.state.page_head
+    if part is None:
         return _not_installed(HEAD_PART)
-    html = with_shared_head(html, part.read_text(encoding="utf-8"))
+    html = with_shared_head(html, part)
     html = preload_modules(html, request.app.state.static_modules)
     prefix = f"/static/{request.app.state.static_hash}/"
     html = html.replace('"/static/', f'"{prefix}')
