@@ -26,7 +26,13 @@ COLOURS_JS = """() => {
     if (card.dataset.card.endsWith('J')) continue;  // jokers keep their own colours
     colours[suit.slice(5)] = getComputedStyle(card).color;
   }
-  return {colours, face: getComputedStyle(document.documentElement).getPropertyValue('--card')};
+  // --card is written light-dark(day, night): an element painted with it gives the colour
+  const probe = document.createElement('span');
+  probe.style.backgroundColor = 'var(--card)';
+  document.body.append(probe);
+  const face = getComputedStyle(probe).backgroundColor;
+  probe.remove();
+  return {colours, face};
 }"""
 
 RED = "rgb(200, 16, 46)"
