@@ -12,7 +12,11 @@
   measures the gap left in *bidding*.
 
 The number of layouts is read from ``VARAQ_BENCH_SAMPLES`` (default 12) when a player is
-built, so every process of one arena builds the same players.
+built, so every process of one arena builds the same players.  With
+``VARAQ_BENCH_TABLE_BIDS=1`` (``strength.py --table-bids``) today's Hard bids as a table asks
+it (:func:`varaq.bots.advice.hard_bid`: ``BID_SAMPLES`` layouts, seeded by what the bidder
+knows) and only its cards get the fixed number: a bid priced over 96 layouts is not the bid a
+player meets, which gets 20 layouts to fit in its 0.6 s.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hard_v02 import HardV02Bot
 from normal_v02 import choose_play as choose_play_v02
 from varaq.bots import Decision
-from varaq.bots.advice import bid_seed
+from varaq.bots.advice import bid_seed, hard_bid
 from varaq.bots.cheater import CheaterBot
 from varaq.bots.hard import HardBot
 from varaq.bots.normal import NormalBot, choose_blind, choose_pass
@@ -55,9 +59,27 @@ def solver_cards() -> int | None:
     return int(text) if text else None
 
 
+def table_bids() -> bool:
+    """``VARAQ_BENCH_TABLE_BIDS``: today's Hard bids as at a table, not with the fixed layouts."""
+    return os.environ.get("VARAQ_BENCH_TABLE_BIDS", "") == "1"
+
+
+def _hard_bid(hard: HardBot, view: View) -> Decision:
+    """Today's Hard's bid for a player that bids as Hard does: as a table asks it, or with
+    ``hard``'s fixed layouts seeded by what the bidder knows."""
+    if table_bids():
+        return hard_bid(view)
+    return hard.decide(view, random.Random(bid_seed(view)))
+
+
 class NewHard(HardBot):
     def __init__(self) -> None:
         super().__init__(samples=samples(), solver_cards=solver_cards())
+
+    def decide(self, view: View, rng: random.Random) -> Decision:
+        if view.phase == "bid" and table_bids():
+            return hard_bid(view)
+        return super().decide(view, rng)
 
 
 class NormalV02(NormalBot):
@@ -88,7 +110,7 @@ class HardBidsPerfectPlay:
     def act_full(self, game: Game) -> int:
         view = game.view(game.turn)
         if game.phase == BIDDING:
-            return self.hard.decide(view, random.Random(bid_seed(view))).action
+            return _hard_bid(self.hard, view).action
         return self.cheater.act_full(game)
 
 

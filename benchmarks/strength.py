@@ -4,7 +4,7 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
 
     python benchmarks/strength.py [--deals 500] [--hard-deals 500] [--matches 100]
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
-                                  [--hard-minutes M] [--fixed 12] [--first K]
+                                  [--hard-minutes M] [--fixed 12] [--table-bids] [--first K]
                                   [--details deals.jsonl]
                                   [--replay-nils BASE.jsonl [--nil-side a|b|either]]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
@@ -27,7 +27,9 @@ the figures are paired differences in points per hand with a 95% interval.  The 
   the last 4 cards of its layouts): what solving earlier buys (issue 12);
 - ``hard-v02``: Hard against the Hard of version 0.2 frozen in ``benchmarks/hard_v02.py``
   (issue 17: simulated bids, inference from the plays), both with ``--fixed`` layouts a
-  decision (default 12) so the result does not depend on the machine's load;
+  decision (default 12) so the result does not depend on the machine's load; with
+  ``--table-bids`` today's Hard bids as a table asks it (``BID_SAMPLES`` layouts, the bid the
+  table, the Hint and the review give) and only its cards get the fixed layouts;
 - ``cardplay-gap``: a side that bids as Hard and then plays every card seeing all four hands,
   against Hard (both with ``--fixed`` layouts): what is left to gain in card play;
 - ``bidding-gap``: a side that bids the par of the actual deal (the cheater's bid) and plays
@@ -245,6 +247,9 @@ def main() -> int:
                    help="time box for each leg with Hard: as many deals or matches as fit")
     p.add_argument("--fixed", type=int, default=12,
                    help="layouts a decision in the hard-v02, gap and ceiling legs (12)")
+    p.add_argument("--table-bids", action="store_true",
+                   help="today's Hard bids as a table asks it (BID_SAMPLES layouts) in the "
+                        "fixed legs; only its cards get --fixed layouts")
     p.add_argument("--first", type=int, default=0,
                    help="start the fixed legs at this deal (0), to carry on a time-boxed run")
     p.add_argument("--details", default=None,
@@ -310,7 +315,9 @@ def main() -> int:
     fixed_legs = [x for x in FIXED_LEGS if x in legs]
     if fixed_legs:
         os.environ["VARAQ_BENCH_SAMPLES"] = str(args.fixed)
+        os.environ["VARAQ_BENCH_TABLE_BIDS"] = "1" if args.table_bids else ""
         out["fixed"] = args.fixed
+        out["table_bids"] = args.table_bids
         out["first"] = args.first
         import ceiling_bots as cb
 

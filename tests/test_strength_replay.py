@@ -122,3 +122,27 @@ def test_a_base_without_a_nil_is_refused_with_one_line(base: Path, tmp_path: Pat
     assert refused.returncode == 2
     assert refused.stderr.strip().splitlines()[-1].endswith("has a nil bid by side either")
     assert not (tmp_path / "other-hard-v02.jsonl").exists()
+
+
+def test_table_bids_are_the_bids_a_table_asks_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--table-bids``: the arena's Hard bids what :func:`hard_bid` gives (the table's bid, the
+    Hint's, the review's), not a bid priced over the fixed layouts, and plays as before."""
+    import random
+
+    import ceiling_bots as cb
+    from varaq import Game
+    from varaq.bots.advice import hard_bid
+
+    monkeypatch.setenv("VARAQ_BENCH_SAMPLES", "1")
+    for seed in range(40):  # the first deal where one layout and the table's twenty disagree
+        game = Game("classic", seed=seed)
+        game.deal()
+        view = game.view(game.turn)
+        fixed = cb.NewHard().decide(view, random.Random(0))
+        table = hard_bid(view)
+        if fixed.action != table.action:
+            break
+    else:
+        pytest.fail("no deal where the fixed layouts and the table's bid disagree")
+    monkeypatch.setenv("VARAQ_BENCH_TABLE_BIDS", "1")
+    assert cb.NewHard().decide(view, random.Random(0)) == table
