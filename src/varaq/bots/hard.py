@@ -10,10 +10,12 @@ each layout, tries every candidate action to the end of the hand:
   the opponents is at stake, the double-dummy solver (:mod:`varaq.solver`) replaces the
   playouts with perfect play, a live nil of Hard's own side a question of its own after every
   card (can a defence seeing every card still force a trick on it?).  With the solver's
-  compiled core that is from 10 cards a hand (about 5 ms a layout at the median, so some
-  hundred layouts in the budget); a full 13-card layout still costs about 40 ms at the median
-  and up to half a second, too much for a fair sample in 0.6 s.  With the pure Python solver
-  it stays at the last 4 cards;
+  compiled core that is from 11 cards a hand, after the second trick's lead: there a solved
+  layout costs about what Normal's playout of it does (in 0.6 s Hard deals a mean of 249
+  layouts a searched play solving from 11, 255 from 10), and over 300 duplicate deals it was
+  +1.3 points a hand better (-1.4 to +4.0; BENCHMARKS.md, "Hard 0.3", seventeenth pass).  A
+  full 13-card layout can still take half a second, too much for a fair sample in 0.6 s.
+  With the pure Python solver it stays at the last 4 cards;
 - **bidding**: every legal bid, and nil, is priced over layouts solved double dummy from the
   opening lead, the seats still to bid bidding as Normal would (:mod:`varaq.bots.simbid`);
   the bid with the best expected value for the side is bid, and its reason says so
@@ -66,10 +68,9 @@ NIL_CONSIDERED = 1.6
 #: Bids tried on each side of Normal's estimate.
 BID_SPAN = 2
 #: Cards per hand from which Hard solves its layouts, with the compiled solver and without it.
-SOLVER_CARDS = {"c": 10, "python": 4}
-#: Seconds of thought per decision of the Expert player, and where its solver takes over.
+SOLVER_CARDS = {"c": 11, "python": 4}
+#: Seconds of thought per decision of the Expert player.
 EXPERT_BUDGET = 1.8
-EXPERT_SOLVER_CARDS = 11
 #: The Hard of version 0.1, kept for the arena (``hard-classic``): it solved the last 4 cards.
 CLASSIC_SOLVER_CARDS = 4
 #: Nodes one nil question of a layout may take (whether the defence can force a trick on a
@@ -325,12 +326,12 @@ class ExpertBot(HardBot):
     """The Expert computer player: Hard's search with about three times the thought.
 
     The same decisions as :class:`HardBot` (simulated bids, layouts weighed by the bids and the
-    plays), with :data:`EXPERT_BUDGET` seconds a decision instead of 0.6 and the solver taking
-    over from :data:`EXPERT_SOLVER_CARDS` cards a hand, so more of each hand is played
-    perfectly in more layouts.  Its p95 stays within 2.5 s (``benchmarks/hard_speed.py
-    --bot expert``), where it deals about twice Hard's layouts; measured so, at twice Hard's 96
-    fixed layouts with the solver from 11 cards, it was 6.5 points a hand above Hard over 206
-    paired deals, an interval of -2.5 to +15.6 (BENCHMARKS.md, "Hard 0.3", sixteenth pass).
+    plays), with :data:`EXPERT_BUDGET` seconds a decision instead of 0.6, so it deals about
+    twice Hard's layouts (up to 600) and bids over as many as its budget allows rather than a
+    table's 20.  Its p95 stays within 2.5 s (``benchmarks/hard_speed.py --bot expert``).
+    Measured so, at twice Hard's 96 fixed layouts, both solving from 11 cards, it was 4.3
+    points a hand above Hard over 206 paired deals, an interval of -4.6 to +13.1
+    (BENCHMARKS.md, "Hard 0.3", sixteenth and seventeenth passes).
     """
 
     name = "expert"
@@ -348,8 +349,6 @@ class ExpertBot(HardBot):
     ) -> None:
         if not time_budget:
             time_budget = EXPERT_BUDGET
-        if solver_cards is None:
-            solver_cards = EXPERT_SOLVER_CARDS if default_backend() == "c" else 4
         super().__init__(time_budget, samples, max_samples=max_samples,
                          solver_cards=solver_cards, budget=budget, use_bids=use_bids,
                          clock=clock)
