@@ -10,7 +10,7 @@ each layout, tries every candidate action to the end of the hand:
   the opponents is at stake, the double-dummy solver (:mod:`varaq.solver`) replaces the
   playouts with perfect play, a live nil of Hard's own side a question of its own after every
   card (can a defence seeing every card still force a trick on it?).  With the solver's
-  compiled core that is from 11 cards a hand, after the second trick's lead: there a solved
+  compiled core that is from 11 cards a hand, from the third trick on: there a solved
   layout costs about what Normal's playout of it does (in 0.6 s Hard deals a mean of 249
   layouts a searched play solving from 11, 255 from 10), and over 300 duplicate deals it was
   +1.3 points a hand better (-1.4 to +4.0; BENCHMARKS.md, "Hard 0.3", seventeenth pass).  A
