@@ -2,6 +2,7 @@
 
     python benchmarks/hard_speed.py [--decisions 200] [--budget 0.6] [--rules classic] [--seed 1]
                                     [--bot hard|expert|hard-v02] [--solver-cards N] [--samples N]
+                                    [--bid-samples 20] [--bids-only]
 
 Hard (or Expert, ``--bot expert``, or the Hard of version 0.2 frozen in ``hard_v02.py``,
 ``--bot hard-v02``, to compare how many layouts each deals in the same budget) sits North and
@@ -13,7 +14,9 @@ decision counts, the forced ones (a single legal card) included, because a playe
 of them; the figures for the decisions Hard actually searched are given beside them.
 ``--solver-cards`` moves where Hard starts solving its layouts and ``--samples`` fixes their
 number (the strength legs' ``--fixed``), to time a change before measuring its strength; the
-layouts each searched card play got are reported too.
+layouts each searched card play got are reported too.  ``--bid-samples`` changes the layouts of
+Hard's table bids (``BID_SAMPLES``), and ``--bids-only`` times nothing but those bids, all four
+seats' of each new deal, to see what a bid priced over more layouts would cost.
 
 Times are wall-clock seconds (``time.perf_counter``): the goal of issue 3 is what a player
 feels, ≤ 1.0 s at the 95th percentile on one core of this 2-core machine.  Run it on a quiet
@@ -69,7 +72,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="solve the layouts from this many cards a hand (default: the bot's)")
     parser.add_argument("--samples", type=int, default=None,
                         help="exactly this many layouts a decision instead of the budget")
+    parser.add_argument("--bid-samples", type=int, default=BID_SAMPLES,
+                        help=f"layouts of Hard's table bids ({BID_SAMPLES})")
+    parser.add_argument("--bids-only", action="store_true",
+                        help="time only Hard's table bids, every seat's, deal after deal")
     args = parser.parse_args(argv)
+    if args.bids_only and args.bot != "hard":
+        parser.error("--bids-only times Hard's table bids: it needs --bot hard")
     kind: Any = {"hard": HardBot, "expert": ExpertBot}.get(args.bot)
     if kind is None:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -82,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     hard = kind(**options)
     # A table asks Hard's bids with a fixed number of layouts (service/driver.py ``_how``).
     # Hard 0.2's bids were asked in its budget, as its other decisions.
-    table_bids = HardBot(samples=BID_SAMPLES) if args.bot == "hard" else None
+    table_bids = HardBot(samples=args.bid_samples) if args.bot == "hard" else None
     normal = NormalBot()
     times: list[float] = []
     searched: list[float] = []
@@ -99,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
                 g.deal()
                 continue
             view = g.view(g.turn)
-            if g.turn & 1:
+            if args.bids_only and view.phase != "bid":
+                break  # the bids of this deal are all timed: on to the next deal
+            if g.turn & 1 and not args.bids_only:
                 g.apply(normal.act(view, rng))
                 continue
             started = time.perf_counter()
@@ -129,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         "time_budget_s": hard.time_budget,
         "samples": hard.samples,
         "solver_cards": hard.solver_cards,
+        "bid_samples": args.bid_samples if table_bids is not None else None,
+        "bids_only": args.bids_only,
         "all_decisions": _stats(times),
         "searched_decisions": _stats(searched),
         "by_phase": {phase: _stats(ts) for phase, ts in sorted(by_phase.items())},
