@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.budget is not None:
         options["time_budget"] = args.budget
     hard = kind(**options)
-    # A table asks Hard's bids with a fixed number of layouts (service/driver.py ``_how``).
+    # A table asks Hard's bids with a fixed number of layouts (advice.decision_seed).
     # Hard 0.2's bids were asked in its budget, as its other decisions.
     table_bids = HardBot(samples=args.bid_samples) if args.bot == "hard" else None
     normal = NormalBot()

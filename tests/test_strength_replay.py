@@ -126,7 +126,7 @@ def test_a_base_without_a_nil_is_refused_with_one_line(base: Path, tmp_path: Pat
 
 def test_table_bids_are_the_bids_a_table_asks_for(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--table-bids``: the arena's Hard bids what :func:`hard_bid` gives (the table's bid, the
-    Hint's, the review's), not a bid priced over the fixed layouts, and plays as before."""
+    Hint's, the review's), not a bid priced over the fixed layouts."""
     import random
 
     import ceiling_bots as cb
