@@ -64,20 +64,13 @@ def table_bids() -> bool:
     return os.environ.get("VARAQ_BENCH_TABLE_BIDS", "") == "1"
 
 
-def _hard_bid(hard: HardBot, view: View) -> Decision:
-    """Today's Hard's bid for a player that bids as Hard does: as a table asks it, or with
-    ``hard``'s fixed layouts seeded by what the bidder knows."""
-    if table_bids():
-        return hard_bid(view)
-    return hard.decide(view, random.Random(bid_seed(view)))
-
-
 class NewHard(HardBot):
     def __init__(self) -> None:
         super().__init__(samples=samples(), solver_cards=solver_cards())
+        self.table_bids = table_bids()
 
     def decide(self, view: View, rng: random.Random) -> Decision:
-        if view.phase == "bid" and table_bids():
+        if self.table_bids and view.phase == "bid":
             return hard_bid(view)
         return super().decide(view, rng)
 
@@ -105,12 +98,15 @@ class HardBidsPerfectPlay:
 
     def __init__(self) -> None:
         self.hard = HardBot(samples=samples())
+        self.table_bids = table_bids()
         self.cheater = CheaterBot()
 
     def act_full(self, game: Game) -> int:
         view = game.view(game.turn)
         if game.phase == BIDDING:
-            return _hard_bid(self.hard, view).action
+            if self.table_bids:
+                return hard_bid(view).action
+            return self.hard.decide(view, random.Random(bid_seed(view))).action
         return self.cheater.act_full(game)
 
 
