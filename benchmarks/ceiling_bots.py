@@ -64,9 +64,17 @@ def table_bids() -> bool:
     return os.environ.get("VARAQ_BENCH_TABLE_BIDS", "") == "1"
 
 
+def new_hard_samples() -> int:
+    """``VARAQ_BENCH_NEW_SAMPLES``: today's Hard's layouts when they differ from the others'
+    (unset, ``VARAQ_BENCH_SAMPLES``).  Twice the fixed number is Expert at fixed layouts:
+    Expert is today's Hard with a longer budget, about twice the layouts."""
+    text = os.environ.get("VARAQ_BENCH_NEW_SAMPLES", "")
+    return int(text) if text else samples()
+
+
 class NewHard(HardBot):
     def __init__(self) -> None:
-        super().__init__(samples=samples(), solver_cards=solver_cards())
+        super().__init__(samples=new_hard_samples(), solver_cards=solver_cards())
         self.table_bids = table_bids()
 
     def decide(self, view: View, rng: random.Random) -> Decision:
