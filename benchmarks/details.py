@@ -2,7 +2,7 @@
 
     python benchmarks/details.py FIRST.jsonl [SECOND.jsonl ...] [--bag-cost 10] [--counts]
                                  [--by-nil] [--nil-proofs] [--nil-calibration] [--nil-turns]
-                                 [--follows]
+                                 [--follows] [--tricks]
 
 For each file, side a's points a hand minus side b's (both tables of a deal, halved, as the
 arena counts them) with a t interval over the deals all files share, plainly and with every
@@ -25,7 +25,9 @@ fate went against that proof are replayed to the first card after which the proo
 of the led suit that would lose, are tabled by whether a nil was alive and how the player stood
 to it, beside the share in which the card played was not the player's lowest: how far the rule
 the Sampler reads plays by (players follow with their lowest losing card,
-:data:`varaq.bots.sampling.WASTE_FIT`) holds for the players of the file.
+:data:`varaq.bots.sampling.WASTE_FIT`) holds for the players of the file.  With ``--tricks``,
+on the deals where nobody bid nil, each player's bid, tricks, bags and sets with the same
+cards (:func:`tricks`): where a margin in contracts comes from.
 """
 
 from __future__ import annotations
@@ -109,6 +111,36 @@ def by_nil(path: str) -> dict[str, dict[str, float]]:
     return {key: {"pairs": len(v), "a_minus_b_a_pair": round(sum(v) / len(v), 1),
                   "share_a_deal": round(sum(v) / 2 / deals, 2)}
             for key, v in sorted(groups.items())}
+
+
+def tricks(path: str) -> dict[str, dict[str, float]]:
+    """On the cards of deals where nobody bid nil at either table, a side's cards as played by
+    a and by b: the side's bid, tricks, overtricks (bags), contracts set, and the opponents'
+    contracts it set, a side-hand's mean.  The same cards, so a difference in tricks is a
+    difference of play: a player that ducks tricks it does not need takes fewer bags and
+    gives them to the opponents, which a hand from 0-0 scores at a point each."""
+    rows: dict[str, Counter[str]] = {"a": Counter(), "b": Counter()}
+    pairs = 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            tables = {t["a_side"]: t for t in json.loads(line)["tables"]}
+            if any(0 in t["bids"] for t in tables.values()):
+                continue
+            for side in (0, 1):
+                pairs += 1
+                for who, t in (("a", tables[side]), ("b", tables[1 - side])):
+                    bid = t["bids"][side] + t["bids"][side + 2]
+                    took = t["tricks"][side] + t["tricks"][side + 2]
+                    their_bid = t["bids"][1 - side] + t["bids"][3 - side]
+                    r = rows[who]
+                    r["bid"] += bid
+                    r["tricks"] += took
+                    r["bags"] += max(0, took - bid)
+                    r["set"] += took < bid
+                    r["sets_them"] += 13 - took < their_bid
+                    r["score"] += t["score"][side]
+    return {who: {"side_hands": pairs, **{k: round(v / pairs, 3) for k, v in r.items()}}
+            for who, r in rows.items()} if pairs else {}
 
 
 #: Nodes a nil's proof from the opening lead may take (a few tenths of a second at most on the
@@ -298,6 +330,7 @@ ANALYSES: tuple[tuple[str, str, Callable[[str], Any]], ...] = (
     ("nil-calibration", "nils_by_danger", nil_calibration),
     ("nil-turns", "nil_turns", nil_turns),
     ("follows", "losing_follows", follows),
+    ("tricks", "tricks_without_nils", tricks),
 )
 
 

@@ -1,0 +1,59 @@
+"""``benchmarks/details.py --tricks``: the same cards played by each player, nils left out.
+
+The table is read from records written by hand, so every figure can be checked by arithmetic.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import details  # noqa: E402
+
+
+def _table(a_side: int, bids: list[int], tricks: list[int], score: list[int]) -> dict[str, Any]:
+    return {"a_side": a_side, "bids": bids, "tricks": tricks, "score": score}
+
+
+def _write(path: Path, deals: list[list[dict[str, Any]]]) -> str:
+    path.write_text("".join(json.dumps({"deal": i, "tables": t}) + "\n"
+                            for i, t in enumerate(deals)), encoding="utf-8")
+    return str(path)
+
+
+def test_tricks_compares_each_side_of_cards_as_both_players_played_them(tmp_path: Path) -> None:
+    # Side 0's cards: a (table 0) bids 6 and takes 6 for 60; b (table 1) bids 5 and takes 8
+    # for 53.  Side 1's cards: a (table 1) bids 5 and takes 5 for 50; b (table 0) bids 7 and
+    # takes 7 for 70.
+    plain = [_table(0, [3, 4, 3, 3], [3, 3, 3, 4], [60, 70]),
+             _table(1, [2, 3, 3, 2], [4, 2, 4, 3], [53, 50])]
+    # A deal with a nil at one table is left out whole.
+    nil = [_table(0, [0, 4, 3, 3], [0, 5, 3, 5], [130, -80]),
+           _table(1, [2, 3, 3, 2], [4, 2, 4, 3], [53, 50])]
+    out = details.tricks(_write(tmp_path / "d.jsonl", [plain, nil]))
+    assert out["a"] == {"side_hands": 2, "bid": 5.5, "tricks": 5.5, "bags": 0.0, "set": 0.0,
+                        "sets_them": 0.0, "score": 55.0}
+    assert out["b"] == {"side_hands": 2, "bid": 6.0, "tricks": 7.5, "bags": 1.5, "set": 0.0,
+                        "sets_them": 0.0, "score": 61.5}
+
+
+def test_tricks_counts_a_set_and_the_set_of_the_other_side(tmp_path: Path) -> None:
+    # a is set with both sides' cards: 8 bid, 7 taken at table 0 (side 0's cards); 9 bid, 8
+    # taken at table 1 (side 1's).  b, holding the other cards at each table, makes its own
+    # contracts and so sets a's: every set of a's is one b counts against the other side.
+    deal = [_table(0, [4, 3, 4, 3], [3, 3, 4, 3], [-80, 60]),
+            _table(1, [2, 5, 3, 4], [2, 4, 3, 4], [50, -90])]
+    out = details.tricks(_write(tmp_path / "d.jsonl", [deal]))
+    assert (out["a"]["set"], out["a"]["sets_them"]) == (1.0, 0.0)
+    assert (out["b"]["set"], out["b"]["sets_them"]) == (0.0, 1.0)
+
+
+def test_tricks_without_a_deal_free_of_nils_is_empty(tmp_path: Path) -> None:
+    nil = [_table(0, [0, 4, 3, 3], [0, 5, 3, 5], [130, -80]),
+           _table(1, [3, 3, 3, 3], [4, 2, 4, 3], [60, 60])]
+    assert details.tricks(_write(tmp_path / "d.jsonl", [nil])) == {}
