@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -49,6 +50,17 @@ def test_the_glossary_explains_sandbagging(client: TestClient) -> None:
     text = client.get("/rules").text
     assert "<dt>Sandbagging</dt>" in text
     assert "What is sandbagging?" in client.get("/help").text
+
+
+def test_the_help_page_explains_every_level_new_game_offers(client: TestClient) -> None:
+    level = r'name="level" value="[a-z]+"(?: checked)?> (\w+)</label>'
+    offered = re.findall(level, client.get("/").text)
+    assert offered == ["Easy", "Normal", "Hard", "Expert"]
+    question = re.search(r"<summary>What is the difference between ([^<]+)\?</summary>"
+                         r"\s*<p>(.*?)</p>", client.get("/help").text, re.S)
+    assert question is not None
+    for level in offered:
+        assert level in question.group(1) and f"<em>{level}</em>" in question.group(2), level
 
 
 @pytest.mark.parametrize("path", ["/no-such-page", "/play/x/y/z", "/rules/extra", "/%E2%99%A0"])
