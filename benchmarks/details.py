@@ -120,14 +120,14 @@ def tricks(path: str) -> dict[str, dict[str, float]]:
     difference of play: a player that ducks tricks it does not need takes fewer bags and
     gives them to the opponents, which a hand from 0-0 scores at a point each."""
     rows: dict[str, Counter[str]] = {"a": Counter(), "b": Counter()}
-    pairs = 0
+    side_hands = 0
     with open(path, encoding="utf-8") as f:
         for line in f:
             tables = {t["a_side"]: t for t in json.loads(line)["tables"]}
             if any(0 in t["bids"] for t in tables.values()):
                 continue
             for side in (0, 1):
-                pairs += 1
+                side_hands += 1
                 for who, t in (("a", tables[side]), ("b", tables[1 - side])):
                     bid = t["bids"][side] + t["bids"][side + 2]
                     took = t["tricks"][side] + t["tricks"][side + 2]
@@ -139,8 +139,10 @@ def tricks(path: str) -> dict[str, dict[str, float]]:
                     r["set"] += took < bid
                     r["sets_them"] += 13 - took < their_bid
                     r["score"] += t["score"][side]
-    return {who: {"side_hands": pairs, **{k: round(v / pairs, 3) for k, v in r.items()}}
-            for who, r in rows.items()} if pairs else {}
+    if not side_hands:
+        return {}
+    return {who: {"side_hands": side_hands, **{k: round(v / side_hands, 3) for k, v in r.items()}}
+            for who, r in rows.items()}
 
 
 #: Nodes a nil's proof from the opening lead may take (a few tenths of a second at most on the
