@@ -92,21 +92,27 @@ def counts(path: str) -> dict[str, dict[str, dict[str, int]]]:
                   for over in sorted({o for o, _ in c})} for who, c in table.items()}
 
 
+def _deals(path: str) -> Iterator[dict[int, dict[str, Any]]]:
+    """Each deal's two tables by the side a sits: ``tables[side]`` is where a holds ``side``'s
+    cards, ``tables[1 - side]`` where b holds them."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            yield {t["a_side"]: t for t in json.loads(line)["tables"]}
+
+
 def by_nil(path: str) -> dict[str, dict[str, float]]:
     """Who bid nil on a side's cards -> pairs, a - b a pair, and the share of a - b a deal."""
     groups: dict[str, list[float]] = {}
     deals = 0
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            deals += 1
-            tables = {t["a_side"]: t for t in json.loads(line)["tables"]}
-            for side in (0, 1):
-                mine, theirs = tables[side], tables[1 - side]  # a holds ``side``, then b does
-                nil_a = 0 in (mine["bids"][side], mine["bids"][side + 2])
-                nil_b = 0 in (theirs["bids"][side], theirs["bids"][side + 2])
-                key = {(False, False): "neither", (False, True): "only b",
-                       (True, False): "only a", (True, True): "both"}[(nil_a, nil_b)]
-                groups.setdefault(key, []).append(mine["score"][side] - theirs["score"][side])
+    for tables in _deals(path):
+        deals += 1
+        for side in (0, 1):
+            mine, theirs = tables[side], tables[1 - side]  # a holds ``side``, then b does
+            nil_a = 0 in (mine["bids"][side], mine["bids"][side + 2])
+            nil_b = 0 in (theirs["bids"][side], theirs["bids"][side + 2])
+            key = {(False, False): "neither", (False, True): "only b",
+                   (True, False): "only a", (True, True): "both"}[(nil_a, nil_b)]
+            groups.setdefault(key, []).append(mine["score"][side] - theirs["score"][side])
     # A deal's a - b is half its two pairs' sum (both tables, halved, as in :func:`_load`).
     return {key: {"pairs": len(v), "a_minus_b_a_pair": round(sum(v) / len(v), 1),
                   "share_a_deal": round(sum(v) / 2 / deals, 2)}
@@ -121,24 +127,22 @@ def tricks(path: str) -> dict[str, dict[str, float]]:
     gives them to the opponents, which a hand from 0-0 scores at a point each."""
     rows: dict[str, Counter[str]] = {"a": Counter(), "b": Counter()}
     side_hands = 0
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            tables = {t["a_side"]: t for t in json.loads(line)["tables"]}
-            if any(0 in t["bids"] for t in tables.values()):
-                continue
-            for side in (0, 1):
-                side_hands += 1
-                for who, t in (("a", tables[side]), ("b", tables[1 - side])):
-                    bid = t["bids"][side] + t["bids"][side + 2]
-                    took = t["tricks"][side] + t["tricks"][side + 2]
-                    their_bid = t["bids"][1 - side] + t["bids"][3 - side]
-                    r = rows[who]
-                    r["bid"] += bid
-                    r["tricks"] += took
-                    r["bags"] += max(0, took - bid)
-                    r["set"] += took < bid
-                    r["sets_them"] += 13 - took < their_bid
-                    r["score"] += t["score"][side]
+    for tables in _deals(path):
+        if any(0 in t["bids"] for t in tables.values()):
+            continue
+        for side in (0, 1):
+            side_hands += 1
+            for who, t in (("a", tables[side]), ("b", tables[1 - side])):
+                bid = t["bids"][side] + t["bids"][side + 2]
+                took = t["tricks"][side] + t["tricks"][side + 2]
+                their_bid = t["bids"][1 - side] + t["bids"][3 - side]
+                r = rows[who]
+                r["bid"] += bid
+                r["tricks"] += took
+                r["bags"] += max(0, took - bid)
+                r["set"] += took < bid
+                r["sets_them"] += 13 - took < their_bid
+                r["score"] += t["score"][side]
     if not side_hands:
         return {}
     return {who: {"side_hands": side_hands, **{k: round(v / side_hands, 3) for k, v in r.items()}}
