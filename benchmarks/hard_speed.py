@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.bids_only and args.bot != "hard":
         parser.error("--bids-only times Hard's table bids: it needs --bot hard")
+    if args.max_samples is not None and args.bot == "hard-v02":
+        parser.error("--max-samples moves today's players' cap; Hard 0.2 is frozen")
     kind: Any = {"hard": HardBot, "expert": ExpertBot}.get(args.bot)
     if kind is None:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -94,8 +96,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.budget is not None:
         options["time_budget"] = args.budget
     if args.max_samples is not None:
-        if args.bot == "hard-v02":
-            parser.error("--max-samples moves today's players' cap; Hard 0.2 is frozen")
         options["max_samples"] = args.max_samples
     hard = kind(**options)
     # A table asks Hard's bids with a fixed number of layouts (advice.decision_seed).
