@@ -1,0 +1,231 @@
+"""What the defence's early lead against a nil is worth; prints ONE JSON document.
+
+    python benchmarks/nil_leads.py F.jsonl [G.jsonl ...] [--tricks 3] [--layouts 96]
+                                   [--continuation 8] [--seed 1] [--limit N]
+
+Reads ``strength.py --details`` files.  A *position* is a lead by a defender, in the first
+``--tricks`` tricks, against a nil (not blind) that has taken no trick yet and that a defence
+seeing every card could still break, where some of the leader's distinct cards keep it
+breakable and others do not (the compiled solver's proof after each card, as
+``details.py --nil-turns`` asks it).  Such a card is *good* in the perfect-play sense.
+
+For each position the lead is chosen five ways, and the share of good choices is reported:
+
+- ``random``: any distinct legal card (the mean share of good cards);
+- ``table``: the card the player at the table led;
+- ``normal``: the card Normal's rules lead;
+- ``search``: today's Hard at ``--layouts`` fixed layouts, seeded by ``--seed``;
+- ``true_layout_normal`` / ``true_layout_hard``: the card with the best hand value when each
+  candidate is played out on the *actual* deal, every seat then playing as Normal does, or the
+  defenders as Hard at ``--continuation`` layouts while the nil is alive (0 skips it).  Hard's
+  search values its cards by such playouts in layouts it imagines; here it is given the true
+  one, so these say how far a better guess of the hidden cards could take it.
+
+Beside them, how often the nil was broken after good and after other leads in those playouts:
+what a good lead is worth to a defence that plays as Normal, or as Hard, from there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))  # the working tree's varaq, not an installed one
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from details import _breakable, _nils  # noqa: E402
+from varaq import Game  # noqa: E402
+from varaq.actions import BID  # noqa: E402
+from varaq.bots.hard import HardBot, hand_value, play_candidates  # noqa: E402
+from varaq.bots.knowledge import Knowledge  # noqa: E402
+from varaq.bots.normal import choose_play  # noqa: E402
+from varaq.engine import PLAY  # noqa: E402
+from varaq.scoring import HandScore  # noqa: E402
+from varaq.solver import SolverLimit, representatives  # noqa: E402
+
+WAYS = ("random", "table", "normal", "search", "true_layout_normal", "true_layout_hard")
+
+
+@dataclass
+class Position:
+    """A defender's lead against a live, breakable nil, with each distinct card judged."""
+
+    game: Game
+    nil: int
+    #: Distinct legal cards (one per run of equivalent cards) -> keeps the nil breakable.
+    good: dict[int, bool]
+    #: The card led at the table.
+    table: int
+
+
+def _same_run(view_game: Game, card: int, candidates: list[int]) -> int:
+    """The candidate standing for ``card`` (the same run of equivalent cards)."""
+    if card in candidates:
+        return card
+    view = view_game.view(view_game.turn)
+    k = Knowledge.from_view(view)
+    remaining = view.hand | k.unseen
+    for c in candidates:
+        if len(representatives(1 << c | 1 << card, view.hand, remaining,
+                               view.rules.jokers)) == 1:
+            return c
+    raise ValueError(f"card {card} stands for none of {candidates}")
+
+
+def positions(path: str, tricks: int = 3) -> Iterator[Position]:
+    """Every position of a details file (see the module docstring), in file order."""
+    for t, nil, _ in _nils(path):
+        if any(t["blind"]):
+            continue
+        g = Game("classic")
+        g.deal(hands=t["dealt"], dealer=t["dealer"])
+        for i in range(4):
+            g.apply(BID + t["bids"][(t["dealer"] + 1 + i) & 3])
+        for card in t["plays"][:4 * tricks]:
+            if g.taken[nil]:
+                break
+            if not g.trick and (g.turn & 1) != (nil & 1):
+                try:
+                    if not _breakable(g, nil):
+                        break  # nothing left for a lead to keep
+                    found = _judge(g, nil, card)
+                except SolverLimit:
+                    break
+                if found is not None:
+                    yield found
+            g.apply(card)
+
+
+def _judge(g: Game, nil: int, card: int) -> Position | None:
+    """The position at this lead of a breakable nil, or None when every distinct card keeps
+    it breakable, or none does."""
+    candidates = play_candidates(g.view(g.turn))
+    if len(candidates) < 2:
+        return None
+    good = {}
+    for c in candidates:
+        after = g.copy()
+        after.apply(c)
+        good[c] = _breakable(after, nil)
+    if all(good.values()) or not any(good.values()):
+        return None
+    return Position(g.copy(), nil, good, _same_run(g, card, candidates))
+
+
+def _play_out(g: Game, nil: int, defender: Callable[[Game], int] | None) -> HandScore:
+    """Finish the hand: the defenders by ``defender`` while the nil is alive, otherwise (and
+    everyone else) as Normal."""
+    side = 1 - (nil & 1)
+    while g.phase == PLAY:
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            g.apply(legal[0])
+        elif defender is not None and (g.turn & 1) == side and not g.taken[nil]:
+            g.apply(defender(g))
+        else:
+            g.apply(choose_play(g.view(g.turn)).action)
+    return g.log[-1].result
+
+
+def _true_layout_pick(pos: Position, defender: Callable[[Game], int] | None,
+                      broke: dict[bool, list[int]]) -> int:
+    """The candidate with the best hand value for the leader's side on the actual deal."""
+    game = pos.game
+    side = game.turn & 1
+    view = game.view(game.turn)
+    best, best_value = -1, float("-inf")
+    for c in pos.good:
+        g = game.copy()
+        g.apply(c)
+        result = _play_out(g, pos.nil, defender)
+        broke[pos.good[c]][0] += not result.nil_made[pos.nil]
+        broke[pos.good[c]][1] += 1
+        value = hand_value(view.rules, side, result, view.totals)
+        if value > best_value:
+            best, best_value = c, value
+    return best
+
+
+@dataclass
+class _Defender:
+    """A defender of the true-layout playouts that decides as Hard does, from its own view."""
+
+    bot: HardBot
+    rng: random.Random
+
+    def __call__(self, g: Game) -> int:
+        return self.bot.decide(g.view(g.turn), self.rng).action
+
+
+def study(paths: list[str], tricks: int = 3, layouts: int = 96, continuation: int = 8,
+          seed: int = 1, limit: int | None = None) -> dict[str, Any]:
+    """The shares of good leads each way, and the nil's fate after good and other leads."""
+    hard = HardBot(samples=layouts)
+    helper = HardBot(samples=continuation) if continuation else None
+    rng = random.Random(seed)
+    good = dict.fromkeys(WAYS, 0.0)
+    broke = {way: {True: [0, 0], False: [0, 0]} for way in WAYS[4:]}
+    n = 0
+    for path in paths:
+        for pos in positions(path, tricks):
+            if limit is not None and n >= limit:
+                break
+            n += 1
+            game = pos.game
+            view = game.view(game.turn)
+            candidates = list(pos.good)
+            good["random"] += sum(pos.good.values()) / len(candidates)
+            good["table"] += pos.good[pos.table]
+            good["normal"] += pos.good[_same_run(game, choose_play(view).action, candidates)]
+            pick = hard.decide(view, random.Random(rng.random())).action
+            good["search"] += pos.good[_same_run(game, pick, candidates)]
+            good["true_layout_normal"] += pos.good[
+                _true_layout_pick(pos, None, broke["true_layout_normal"])]
+            if helper is not None:
+                defend = _Defender(helper, random.Random(rng.random()))
+                good["true_layout_hard"] += pos.good[
+                    _true_layout_pick(pos, defend, broke["true_layout_hard"])]
+    ways = WAYS if helper is not None else WAYS[:5]
+    return {
+        "positions": n,
+        "good_lead_share": {w: round(good[w] / n, 3) if n else None for w in ways},
+        "nil_broken_after": {
+            w: {("good lead" if g else "other lead"): {
+                "leads": broke[w][g][1],
+                "broken": round(broke[w][g][0] / broke[w][g][1], 3) if broke[w][g][1] else None}
+                for g in (True, False)}
+            for w in ways[4:]},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("files", nargs="+")
+    p.add_argument("--tricks", type=int, default=3, help="leads in the first N tricks (3)")
+    p.add_argument("--layouts", type=int, default=96, help="Hard's layouts a lead (96)")
+    p.add_argument("--continuation", type=int, default=8,
+                   help="layouts of the Hard defenders of the true-layout playouts (8; 0 skips)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--limit", type=int, default=None, help="stop after N positions")
+    args = p.parse_args(argv)
+    if not 1 <= args.tricks <= 13:
+        p.error("--tricks must be between 1 and 13")
+    if args.layouts < 1 or args.continuation < 0:
+        p.error("--layouts must be at least 1 and --continuation at least 0")
+    out = {"benchmark": "nil_leads", "files": args.files, "tricks": args.tricks,
+           "layouts": args.layouts, "continuation": args.continuation, "seed": args.seed,
+           **study(args.files, args.tricks, args.layouts, args.continuation, args.seed,
+                   args.limit)}
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""``benchmarks/nil_leads.py``: the defence's early leads against a nil, judged by proof.
+
+The record is one table of a strength run (seed 4, deal 17): East (seat 1) bid nil holding
+S T2, H AJ94, D 93, C QT943.  After two tricks South (seat 2), holding S QJ93, H 5, D KT752,
+C A, leads.  East still holds the A, 9 and 4 of hearts, and South's five of hearts is its last
+heart: leading it now is the only lead after which a defence seeing every card can still force
+a trick on the nil.  South led the two of diamonds at the table and the nil held.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import nil_leads  # noqa: E402
+
+TABLE = {
+    "a_side": 0, "dealer": 2,
+    "dealt": [1178751773868056, 141605341250950, 915893809133568, 2267348703117921],
+    "bids": [1, 0, 4, 4], "blind": [False, False, False, False], "tricks": [4, 0, 4, 5],
+    "made": [True, True], "nil_made": [None, True, None, None], "new_bags": [3, 1],
+    "score": [53, 141],
+    "plays": [37, 31, 35, 26, 9, 3, 7, 11, 13, 19, 17, 14, 25, 15, 20, 21, 34, 36, 33, 29, 22,
+              8, 16, 30, 32, 28, 48, 0, 46, 51, 44, 47, 5, 4, 1, 12, 49, 41, 45, 39, 18, 6, 23,
+              38, 50, 2, 40, 42, 27, 10, 24, 43],
+}
+FIVE_OF_HEARTS, TWO_OF_DIAMONDS = 29, 13
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> str:
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps({"deal": 0, "tables": [TABLE]}) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_the_only_lead_that_keeps_the_nil_breakable_is_found(record: str) -> None:
+    [pos] = nil_leads.positions(record)
+    assert (len(pos.game.tricks), pos.game.turn, pos.nil) == (2, 2, 1)
+    assert [c for c, good in pos.good.items() if good] == [FIVE_OF_HEARTS]
+    assert len(pos.good) == 7  # one card per run of equivalent cards
+    assert pos.table == TWO_OF_DIAMONDS
+
+
+def test_leads_after_the_first_tricks_asked_for_are_left_out(record: str) -> None:
+    assert list(nil_leads.positions(record, tricks=2)) == []
+
+
+def test_study_shares_and_playouts_add_up(record: str) -> None:
+    out = nil_leads.study([record], layouts=2, continuation=0)
+    assert out["positions"] == 1
+    shares = out["good_lead_share"]
+    assert shares["random"] == round(1 / 7, 3)
+    assert shares["table"] == 0.0
+    assert "true_layout_hard" not in shares  # --continuation 0 skips those playouts
+    after = out["nil_broken_after"]["true_layout_normal"]
+    assert (after["good lead"]["leads"], after["other lead"]["leads"]) == (1, 6)
+
+
+def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        nil_leads.main(["x.jsonl", "--tricks", "0"])
+    assert "--tricks must be between 1 and 13" in capsys.readouterr().err
