@@ -2,7 +2,7 @@
 
     python benchmarks/details.py FIRST.jsonl [SECOND.jsonl ...] [--bag-cost 10] [--counts]
                                  [--by-nil] [--nil-proofs] [--nil-calibration] [--nil-turns]
-                                 [--follows] [--tricks]
+                                 [--nil-sides] [--follows] [--tricks]
 
 For each file, side a's points a hand minus side b's (both tables of a deal, halved, as the
 arena counts them) with a t interval over the deals all files share, plainly and with every
@@ -21,6 +21,8 @@ the bidder's nil danger (:func:`varaq.bots.bidding.nil_danger`, classic deck) be
 they held and the chance Hard's bidding model gave them.  With ``--nil-turns``, the nils whose
 fate went against that proof are replayed to the first card after which the proof changed
 (:func:`nil_turns`): where the defence let a nil go, or a nil's side lost it.  With
+``--nil-sides``, the counts Hard's bidding model gives a nil's partner and the tricks it took,
+and the nils by how many tricks their defence could spare (:func:`nil_sides`).  With
 ``--follows``, each side's follows that lose the trick, where the player held two or more cards
 of the led suit that would lose, are tabled by whether a nil was alive and how the player stood
 to it, beside the share in which the card played was not the player's lowest: how far the rule
@@ -36,7 +38,7 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -273,6 +275,63 @@ def nil_calibration(path: str, jokers: bool = False) -> dict[str, dict[str, dict
             for who, bands in groups.items()}
 
 
+#: Nodes each whole-deal count of :func:`nil_sides` may take (a deal past it is left out).
+SIDE_NODES = 3_000_000
+
+
+def _slack_band(slack: int) -> str:
+    return "0 or less" if slack <= 0 else "3 or more" if slack >= 3 else str(slack)
+
+
+def nil_sides(path: str) -> dict[str, Any]:
+    """What Hard's bidding model assumes of a nil's two sides, beside what the table did.
+
+    For each nil (not blind) whose partner bid a contract: the side's perfect-play count from
+    the opening lead (what the model gives the partner when the nil holds), the count of the
+    partner's own tricks alone (the nil's cards only helping it), and the tricks the partner and
+    the nil took, by side and by the nil's fate.  And, where the defence bid two contracts, the
+    nils by the defence's slack (its perfect count minus its bids: tricks it can give away to
+    break the nil), how often they held, their mean nil danger and the model's mean chance
+    (:func:`varaq.bots.simbid.nil_hold`, which ignores the slack).
+    """
+    fates: dict[str, dict[str, list[tuple[int, int, int, int]]]] = {"a": {}, "b": {}}
+    slack: dict[str, list[tuple[bool, float, float]]] = {}
+    for t, seat, who in _nils(path):
+        mate, side = seat ^ 2, seat & 1
+        if any(t["blind"]) or t["bids"][mate] == 0:
+            continue
+        hands, leader = t["dealt"], (t["dealer"] + 1) & 3
+        try:
+            whole = Solver(side, node_limit=SIDE_NODES).value(hands, leader, (), False)
+            alone = Solver(side, counted=[s == mate for s in range(4)],
+                           node_limit=SIDE_NODES).value(hands, leader, (), False)
+            theirs = 13 - whole
+        except SolverLimit:
+            continue
+        held = bool(t["nil_made"][seat])
+        fates[who].setdefault("held" if held else "broken", []).append(
+            (whole, alone, t["tricks"][mate], t["tricks"][seat]))
+        if t["bids"][1 - side] and t["bids"][3 - side]:
+            room = theirs - t["bids"][1 - side] - t["bids"][3 - side]
+            slack.setdefault(_slack_band(room), []).append(
+                (held, nil_danger(hands[seat]), nil_hold(hands[seat], False)))
+
+    def mean(rows: Sequence[tuple[float, ...]], i: int) -> float:
+        return round(sum(r[i] for r in rows) / len(rows), 2)
+
+    return {
+        "counts": {who: {fate: {"nils": len(rows), "side_perfect_count": mean(rows, 0),
+                                "partner_alone_perfect_count": mean(rows, 1),
+                                "partner_took": mean(rows, 2), "nil_took": mean(rows, 3)}
+                         for fate, rows in sorted(by_fate.items())}
+                   for who, by_fate in fates.items()},
+        "by_defence_slack": {band: {"nils": len(rows),
+                                    "held": round(sum(r[0] for r in rows) / len(rows), 2),
+                                    "danger": mean(rows, 1), "model": mean(rows, 2)}
+                             for band, rows in sorted(slack.items())},
+    }
+
+
 def _follow_context(seat: int, winning: int, live: list[int]) -> str:
     """How a player following to a trick stands to the nils alive in it."""
     if not live:
@@ -335,6 +394,7 @@ ANALYSES: tuple[tuple[str, str, Callable[[str], Any]], ...] = (
     ("nil-proofs", "nils_by_proof", nil_proofs),
     ("nil-calibration", "nils_by_danger", nil_calibration),
     ("nil-turns", "nil_turns", nil_turns),
+    ("nil-sides", "nil_sides", nil_sides),
     ("follows", "losing_follows", follows),
     ("tricks", "tricks_without_nils", tricks),
 )

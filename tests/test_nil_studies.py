@@ -1,4 +1,6 @@
-"""``benchmarks/nil_leads.py``: the defence's early leads against a nil, judged by proof.
+"""The benchmarks' nil studies on one real deal: ``nil_leads.py`` (the defence's early leads
+against a nil, judged by proof) and ``details.py --nil-sides`` (the counts behind Hard's model
+of a nil's two sides).
 
 The record is one table of a strength run (seed 4, deal 17): East (seat 1) bid nil holding
 S T2, H AJ94, D 93, C QT943.  After two tricks South (seat 2), holding S QJ93, H 5, D KT752,
@@ -18,6 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import details  # noqa: E402
 import nil_leads  # noqa: E402
 
 TABLE = {
@@ -67,3 +70,15 @@ def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         nil_leads.main(["x.jsonl", "--tricks", "0"])
     assert "--tricks must be between 1 and 13" in capsys.readouterr().err
+
+
+def test_nil_sides_sets_the_model_s_counts_beside_the_table_s(record: str) -> None:
+    # East-West's perfect count from the opening lead is 6 tricks; West alone, East's cards only
+    # helping it, 4; West took 5 while the nil held.  North-South can take 7 and bid 1 + 4: two
+    # tricks to spare for breaking the nil.
+    out = details.nil_sides(record)
+    assert out["counts"] == {"a": {}, "b": {"held": {
+        "nils": 1, "side_perfect_count": 6.0, "partner_alone_perfect_count": 4.0,
+        "partner_took": 5.0, "nil_took": 0.0}}}
+    assert out["by_defence_slack"] == {"2": {"nils": 1, "held": 1.0, "danger": 0.35,
+                                             "model": 0.33}}
