@@ -134,23 +134,25 @@ def _play_out(g: Game, nil: int, defender: Callable[[Game], int] | None) -> Hand
     return g.log[-1].result
 
 
-def _true_layout_pick(pos: Position, defender: Callable[[Game], int] | None,
-                      broke: dict[bool, list[int]]) -> int:
-    """The candidate with the best hand value for the leader's side on the actual deal."""
+def _true_layout_values(pos: Position, defender: Callable[[Game], int] | None
+                        ) -> dict[int, tuple[float, bool]]:
+    """Each candidate's hand value for the leader's side when played on the actual deal and
+    the hand finished (:func:`_play_out`), and whether the nil was broken."""
     game = pos.game
-    side = game.turn & 1
     view = game.view(game.turn)
-    best, best_value = -1, float("-inf")
+    out = {}
     for c in pos.good:
         g = game.copy()
         g.apply(c)
         result = _play_out(g, pos.nil, defender)
-        broke[pos.good[c]][0] += not result.nil_made[pos.nil]
-        broke[pos.good[c]][1] += 1
-        value = hand_value(view.rules, side, result, view.totals)
-        if value > best_value:
-            best, best_value = c, value
-    return best
+        out[c] = (hand_value(view.rules, game.turn & 1, result, view.totals),
+                  not result.nil_made[pos.nil])
+    return out
+
+
+def _best(values: dict[int, tuple[float, bool]]) -> int:
+    """The card of the highest value (the first of equals, in candidate order)."""
+    return max(values, key=lambda c: values[c][0])
 
 
 @dataclass
@@ -166,12 +168,16 @@ class _Defender:
 
 def study(paths: list[str], tricks: int = 3, layouts: int = 96, continuation: int = 8,
           seed: int = 1, limit: int | None = None) -> dict[str, Any]:
-    """The shares of good leads each way, and the nil's fate after good and other leads."""
+    """The shares of good leads each way; the nil's fate after good and other leads in the
+    playouts on the actual deal; and each way's points below the best lead there."""
     hard = HardBot(samples=layouts)
     helper = HardBot(samples=continuation) if continuation else None
+    judges = ("true_layout_normal", "true_layout_hard") if helper else ("true_layout_normal",)
+    ways = (*WAYS[:4], *judges)
     rng = random.Random(seed)
-    good = dict.fromkeys(WAYS, 0.0)
-    broke = {way: {True: [0, 0], False: [0, 0]} for way in WAYS[4:]}
+    good = dict.fromkeys(ways, 0.0)
+    broke = {j: {True: [0, 0], False: [0, 0]} for j in judges}
+    below = {j: dict.fromkeys(ways, 0.0) for j in judges}
     n = 0
     for path in paths:
         for pos in positions(path, tricks):
@@ -181,27 +187,40 @@ def study(paths: list[str], tricks: int = 3, layouts: int = 96, continuation: in
             game = pos.game
             view = game.view(game.turn)
             candidates = list(pos.good)
-            good["random"] += sum(pos.good.values()) / len(candidates)
-            good["table"] += pos.good[pos.table]
-            good["normal"] += pos.good[_same_run(game, choose_play(view).action, candidates)]
-            pick = hard.decide(view, random.Random(rng.random())).action
-            good["search"] += pos.good[_same_run(game, pick, candidates)]
-            good["true_layout_normal"] += pos.good[
-                _true_layout_pick(pos, None, broke["true_layout_normal"])]
+            picks = {
+                "table": pos.table,
+                "normal": _same_run(game, choose_play(view).action, candidates),
+                "search": _same_run(game, hard.decide(view, random.Random(rng.random())).action,
+                                    candidates),
+            }
+            values = {"true_layout_normal": _true_layout_values(pos, None)}
             if helper is not None:
                 defend = _Defender(helper, random.Random(rng.random()))
-                good["true_layout_hard"] += pos.good[
-                    _true_layout_pick(pos, defend, broke["true_layout_hard"])]
-    ways = WAYS if helper is not None else WAYS[:5]
+                values["true_layout_hard"] = _true_layout_values(pos, defend)
+            for judge, vals in values.items():
+                picks[judge] = _best(vals)
+                for c, (_, broken) in vals.items():
+                    broke[judge][pos.good[c]][0] += broken
+                    broke[judge][pos.good[c]][1] += 1
+            good["random"] += sum(pos.good.values()) / len(candidates)
+            for way, card in picks.items():
+                good[way] += pos.good[card]
+            for judge, vals in values.items():
+                top = max(v for v, _ in vals.values())
+                below[judge]["random"] += top - sum(v for v, _ in vals.values()) / len(vals)
+                for way, card in picks.items():
+                    below[judge][way] += top - vals[card][0]
     return {
         "positions": n,
         "good_lead_share": {w: round(good[w] / n, 3) if n else None for w in ways},
         "nil_broken_after": {
-            w: {("good lead" if g else "other lead"): {
-                "leads": broke[w][g][1],
-                "broken": round(broke[w][g][0] / broke[w][g][1], 3) if broke[w][g][1] else None}
+            j: {("good lead" if g else "other lead"): {
+                "leads": broke[j][g][1],
+                "broken": round(broke[j][g][0] / broke[j][g][1], 3) if broke[j][g][1] else None}
                 for g in (True, False)}
-            for w in ways[4:]},
+            for j in judges},
+        "points_below_best_lead": {
+            j: {w: round(below[j][w] / n, 1) if n else None for w in ways} for j in judges},
     }
 
 

@@ -64,6 +64,10 @@ def test_study_shares_and_playouts_add_up(record: str) -> None:
     assert "true_layout_hard" not in shares  # --continuation 0 skips those playouts
     after = out["nil_broken_after"]["true_layout_normal"]
     assert (after["good lead"]["leads"], after["other lead"]["leads"]) == (1, 6)
+    # Each way's lead against the best one on the actual deal: the judge's own pick is the best.
+    below = out["points_below_best_lead"]["true_layout_normal"]
+    assert below["true_layout_normal"] == 0.0
+    assert all(points >= 0 for points in below.values())
 
 
 def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
