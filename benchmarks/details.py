@@ -187,6 +187,19 @@ TURN_NODES = 20_000_000
 _POSITIONS = ("lead", "second", "third", "fourth")
 
 
+def _nils_at_first_lead(path: str) -> Iterator[tuple[dict[str, Any], int, Game]]:
+    """Every nil of a table without a blind nil (whose bidding has an exchange a replay of
+    the bids does not make), with that table's game dealt and bid as recorded."""
+    for t, seat, _ in _nils(path):
+        if any(t["blind"]):
+            continue
+        g = Game("classic")
+        g.deal(hands=t["dealt"], dealer=t["dealer"])
+        for i in range(4):
+            g.apply(BID + t["bids"][(t["dealer"] + 1 + i) & 3])
+        yield t, seat, g
+
+
 def _breakable(g: Game, seat: int) -> bool:
     """Whether the defence of ``seat``'s nil can still force a trick on it (a nil that has
     taken one is broken already)."""
@@ -209,13 +222,7 @@ def nil_turns(path: str) -> dict[str, dict[str, dict[str, Any]]]:
     """
     kinds = {True: "let a breakable nil hold", False: "let an unbreakable nil break"}
     out: dict[str, dict[str, dict[str, Any]]] = {"a": {}, "b": {}}
-    for t, seat, _ in _nils(path):
-        if any(t["blind"]):
-            continue
-        g = Game("classic")
-        g.deal(hands=t["dealt"], dealer=t["dealer"])
-        for i in range(4):
-            g.apply(BID + t["bids"][(t["dealer"] + 1 + i) & 3])
+    for t, seat, g in _nils_at_first_lead(path):
         try:
             breakable = _breakable(g, seat)
         except SolverLimit:

@@ -40,9 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # the working tree's varaq, not an installed one
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from details import _breakable, _nils  # noqa: E402
+from details import _breakable, _nils_at_first_lead  # noqa: E402
 from varaq import Game  # noqa: E402
-from varaq.actions import BID  # noqa: E402
 from varaq.bots.hard import HardBot, hand_value, play_candidates  # noqa: E402
 from varaq.bots.knowledge import Knowledge  # noqa: E402
 from varaq.bots.normal import choose_play  # noqa: E402
@@ -81,13 +80,7 @@ def _same_run(view_game: Game, card: int, candidates: list[int]) -> int:
 
 def positions(path: str, tricks: int = 3) -> Iterator[Position]:
     """Every position of a details file (see the module docstring), in file order."""
-    for t, nil, _ in _nils(path):
-        if any(t["blind"]):
-            continue
-        g = Game("classic")
-        g.deal(hands=t["dealt"], dealer=t["dealer"])
-        for i in range(4):
-            g.apply(BID + t["bids"][(t["dealer"] + 1 + i) & 3])
+    for t, nil, g in _nils_at_first_lead(path):
         for card in t["plays"][:4 * tricks]:
             if g.taken[nil]:
                 break
