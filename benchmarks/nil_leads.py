@@ -9,7 +9,7 @@ seeing every card could still break, where some of the leader's distinct cards k
 breakable and others do not (the compiled solver's proof after each card, as
 ``details.py --nil-turns`` asks it).  Such a card is *good* in the perfect-play sense.
 
-For each position the lead is chosen five ways, and the share of good choices is reported:
+For each position the lead is chosen six ways, and the share of good choices is reported:
 
 - ``random``: any distinct legal card (the mean share of good cards);
 - ``table``: the card the player at the table led;
@@ -64,11 +64,12 @@ class Position:
     table: int
 
 
-def _same_run(view_game: Game, card: int, candidates: list[int]) -> int:
-    """The candidate standing for ``card`` (the same run of equivalent cards)."""
+def _same_run(game: Game, card: int, candidates: list[int]) -> int:
+    """The candidate standing for ``card`` (the same run of equivalent cards), as the player
+    on turn in ``game`` sees the cards."""
     if card in candidates:
         return card
-    view = view_game.view(view_game.turn)
+    view = game.view(game.turn)
     k = Knowledge.from_view(view)
     remaining = view.hand | k.unseen
     for c in candidates:
