@@ -393,3 +393,23 @@ def test_hard_breaks_a_tie_the_way_normal_would_a_nil_sheds_its_highest_safe_car
     decision = HardBot(samples=8).decide(g.view(g.turn), random.Random(1))
     assert decision.action == parse_card("9H")
     assert "8 of 8" in decision.reason
+
+
+def test_hard_leads_against_a_nil_early_by_normals_rule_whatever_its_layouts() -> None:
+    # A deal of a strength run: East bid nil; after two tricks South (a defender) leads from
+    # S QJ93, H 5, D KT752, C A.  In the first three tricks the layouts cannot tell which suit
+    # catches the nil (Hard's picks moved with the seed: K♦, 5♥, A♣, 2♦), so Hard leads as
+    # Normal does, the lowest card of a suit the nil bidder still holds: the 2♦.
+    g = Game("classic")
+    g.deal(hands=[1178751773868056, 141605341250950, 915893809133568, 2267348703117921],
+           dealer=2)
+    for bid in (4, 1, 0, 4):  # W, N, E, S
+        g.apply(BID + bid)
+    for card in ("KH", "7H", "JH", "2H", "JC", "5C", "9C", "KC"):
+        g.apply(parse_card(card))
+    view = g.view(g.turn)
+    assert g.turn == 2 and view.bids[1] == 0
+    for seed in range(1, 6):
+        decision = HardBot(samples=8).decide(view, random.Random(seed))
+        assert decision.action == parse_card("2D")
+        assert "nil bidder" in decision.reason

@@ -15,7 +15,9 @@ each layout, tries every candidate action to the end of the hand:
   layouts a searched play solving from 11, 255 from 10), and over 300 duplicate deals it was
   +1.3 points a hand better (-1.4 to +4.0; BENCHMARKS.md, "Hard 0.3", seventeenth pass).  A
   full 13-card layout can still take half a second, too much for a fair sample in 0.6 s.
-  With the pure Python solver it stays at the last 4 cards;
+  With the pure Python solver it stays at the last 4 cards.  The defence's leads of the
+  first :data:`NIL_RULE_LEADS` tricks against a live nil follow Normal's rule instead: there
+  the layouts cannot yet tell which suit the nil will be caught in;
 - **bidding**: every legal bid, and nil, is priced over layouts solved double dummy from the
   opening lead, the seats still to bid bidding as Normal would (:mod:`varaq.bots.simbid`);
   the bid with the best expected value for the side is bid, and its reason says so
@@ -76,6 +78,13 @@ CLASSIC_SOLVER_CARDS = 4
 #: Nodes one nil question of a layout may take (whether the defence can force a trick on a
 #: live nil after a candidate card); past it the nil counts as holding in that layout.
 NIL_NODES = 200_000
+#: In the first this many tricks Hard leads against an opponent's live nil by Normal's rule
+#: (the lowest card of a suit the nil bidder still holds) rather than by its layouts.  There
+#: its search chose no better than chance: over 267 such leads, played out on the actual deals,
+#: its leads fell 63 and 113 points of hand value short of the best, a random card's 62 and
+#: 110, Normal's 49 and 99 (``benchmarks/nil_leads.py``; BENCHMARKS.md, "Hard 0.3",
+#: nineteenth pass).  Which suit breaks a nil depends on cards no layout can place yet.
+NIL_RULE_LEADS = 3
 
 
 #: What a finished hand is worth to a side, in points of the match (see
@@ -276,8 +285,13 @@ class HardBot:
         if len(candidates) == 1:
             card = candidates[0]
             return Decision(card, f"Play {_the(card)}: your legal cards are all equivalent")
-        sampler = Sampler(view, k, use_bids=self.use_bids)
         goal = _Goal(view, k)
+        if goal.kind == "their_nil" and not view.trick and len(view.tricks) < NIL_RULE_LEADS:
+            rule = choose_play(view, k)
+            card = _normal_candidate(view, k, candidates, rule.action)
+            if card >= 0:
+                return Decision(card, rule.reason)
+        sampler = Sampler(view, k, use_bids=self.use_bids)
         tallies = {c: _Tally() for c in candidates}
         late = max(view.cards_left) <= self.solver_cards
         solve_late = late and (self.solve_nils or not k.their_live_nils)
@@ -395,9 +409,13 @@ def _remaining(view: View, k: Knowledge) -> int:
     return remaining
 
 
-def _normal_candidate(view: View, k: Knowledge, candidates: list[int]) -> int:
-    """The candidate standing for the card Normal would play here (-1 if none does)."""
-    card = choose_play(view, k).action
+def _normal_candidate(
+    view: View, k: Knowledge, candidates: list[int], card: int | None = None,
+) -> int:
+    """The candidate standing for the card Normal would play here, or for ``card`` when
+    given (-1 if none does)."""
+    if card is None:
+        card = choose_play(view, k).action
     if card in candidates:
         return card
     remaining = _remaining(view, k)
