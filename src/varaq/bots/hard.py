@@ -287,10 +287,7 @@ class HardBot:
             return Decision(card, f"Play {_the(card)}: your legal cards are all equivalent")
         goal = _Goal(view, k)
         if goal.kind == "their_nil" and not view.trick and len(view.tricks) < NIL_RULE_LEADS:
-            rule = choose_play(view, k)
-            card = _normal_candidate(view, k, candidates, rule.action)
-            if card >= 0:
-                return Decision(card, rule.reason)
+            return choose_play(view, k)
         sampler = Sampler(view, k, use_bids=self.use_bids)
         tallies = {c: _Tally() for c in candidates}
         late = max(view.cards_left) <= self.solver_cards
@@ -409,13 +406,9 @@ def _remaining(view: View, k: Knowledge) -> int:
     return remaining
 
 
-def _normal_candidate(
-    view: View, k: Knowledge, candidates: list[int], card: int | None = None,
-) -> int:
-    """The candidate standing for the card Normal would play here, or for ``card`` when
-    given (-1 if none does)."""
-    if card is None:
-        card = choose_play(view, k).action
+def _normal_candidate(view: View, k: Knowledge, candidates: list[int]) -> int:
+    """The candidate standing for the card Normal would play here (-1 if none does)."""
+    card = choose_play(view, k).action
     if card in candidates:
         return card
     remaining = _remaining(view, k)
