@@ -80,9 +80,10 @@ CLASSIC_SOLVER_CARDS = 4
 NIL_NODES = 200_000
 #: In the first this many tricks Hard leads against an opponent's live nil by Normal's rule
 #: (the lowest card of a suit the nil bidder still holds) rather than by its layouts.  There
-#: its search chose no better than chance: over 267 such leads, played out on the actual deals,
-#: its leads fell 63 and 113 points of hand value short of the best, a random card's 62 and
-#: 110, Normal's 49 and 99 (``benchmarks/nil_leads.py``; BENCHMARKS.md, "Hard 0.3",
+#: its search chose hardly better than chance: over 369 such leads, played out on the actual
+#: deals, its leads fell 59 and 109 points of hand value short of the best, a random card's 64
+#: and 110, Normal's 55 and 100 (``benchmarks/nil_leads.py``); over 600 duplicate deals against
+#: Hard 0.2 the change was +2.2 points a hand (-1.5 to +5.8; BENCHMARKS.md, "Hard 0.3",
 #: nineteenth pass).  Which suit breaks a nil depends on cards no layout can place yet.
 NIL_RULE_LEADS = 3
 
