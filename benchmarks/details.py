@@ -312,14 +312,13 @@ def nil_sides(path: str) -> dict[str, Any]:
             whole = Solver(side, node_limit=SIDE_NODES).value(hands, leader, (), False)
             alone = Solver(side, counted=[s == mate for s in range(4)],
                            node_limit=SIDE_NODES).value(hands, leader, (), False)
-            theirs = 13 - whole
         except SolverLimit:
             continue
         held = bool(t["nil_made"][seat])
         fates[who].setdefault("held" if held else "broken", []).append(
             (whole, alone, t["tricks"][mate], t["tricks"][seat]))
         if t["bids"][1 - side] and t["bids"][3 - side]:
-            room = theirs - t["bids"][1 - side] - t["bids"][3 - side]
+            room = 13 - whole - t["bids"][1 - side] - t["bids"][3 - side]
             slack.setdefault(_slack_band(room), []).append(
                 (held, nil_danger(hands[seat]), nil_hold(hands[seat], False)))
 

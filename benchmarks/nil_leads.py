@@ -33,6 +33,7 @@ import random
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +43,15 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from details import _breakable, _nils_at_first_lead  # noqa: E402
 from varaq import Game  # noqa: E402
-from varaq.bots.hard import HardBot, hand_value, play_candidates  # noqa: E402
+from varaq.bots.hard import HardBot, candidate_for, hand_value, play_candidates  # noqa: E402
 from varaq.bots.knowledge import Knowledge  # noqa: E402
 from varaq.bots.normal import choose_play  # noqa: E402
 from varaq.engine import PLAY  # noqa: E402
 from varaq.scoring import HandScore  # noqa: E402
-from varaq.solver import SolverLimit, representatives  # noqa: E402
+from varaq.solver import SolverLimit  # noqa: E402
 
-WAYS = ("random", "table", "normal", "search", "true_layout_normal", "true_layout_hard")
+#: The ways of choosing a lead that do not look at the actual deal.
+CHOOSERS = ("random", "table", "normal", "search")
 
 
 @dataclass
@@ -65,18 +67,12 @@ class Position:
 
 
 def _same_run(game: Game, card: int, candidates: list[int]) -> int:
-    """The candidate standing for ``card`` (the same run of equivalent cards), as the player
-    on turn in ``game`` sees the cards."""
-    if card in candidates:
-        return card
+    """The candidate standing for ``card``, as the player on turn in ``game`` sees the cards."""
     view = game.view(game.turn)
-    k = Knowledge.from_view(view)
-    remaining = view.hand | k.unseen
-    for c in candidates:
-        if len(representatives(1 << c | 1 << card, view.hand, remaining,
-                               view.rules.jokers)) == 1:
-            return c
-    raise ValueError(f"card {card} stands for none of {candidates}")
+    found = candidate_for(view, Knowledge.from_view(view), candidates, card)
+    if found < 0:
+        raise ValueError(f"card {card} stands for none of {candidates}")
+    return found
 
 
 def positions(path: str, tricks: int = 3) -> Iterator[Position]:
@@ -167,43 +163,41 @@ def study(paths: list[str], tricks: int = 3, layouts: int = 96, continuation: in
     hard = HardBot(samples=layouts)
     helper = HardBot(samples=continuation) if continuation else None
     judges = ("true_layout_normal", "true_layout_hard") if helper else ("true_layout_normal",)
-    ways = (*WAYS[:4], *judges)
+    ways = (*CHOOSERS, *judges)
     rng = random.Random(seed)
     good = dict.fromkeys(ways, 0.0)
     broke = {j: {True: [0, 0], False: [0, 0]} for j in judges}
     below = {j: dict.fromkeys(ways, 0.0) for j in judges}
     n = 0
-    for path in paths:
-        for pos in positions(path, tricks):
-            if limit is not None and n >= limit:
-                break
-            n += 1
-            game = pos.game
-            view = game.view(game.turn)
-            candidates = list(pos.good)
-            picks = {
-                "table": pos.table,
-                "normal": _same_run(game, choose_play(view).action, candidates),
-                "search": _same_run(game, hard.decide(view, random.Random(rng.random())).action,
-                                    candidates),
-            }
-            values = {"true_layout_normal": _true_layout_values(pos, None)}
-            if helper is not None:
-                defend = _Defender(helper, random.Random(rng.random()))
-                values["true_layout_hard"] = _true_layout_values(pos, defend)
-            for judge, vals in values.items():
-                picks[judge] = _best(vals)
-                for c, (_, broken) in vals.items():
-                    broke[judge][pos.good[c]][0] += broken
-                    broke[judge][pos.good[c]][1] += 1
-            good["random"] += sum(pos.good.values()) / len(candidates)
+    found = chain.from_iterable(positions(path, tricks) for path in paths)
+    for pos in islice(found, limit):
+        n += 1
+        game = pos.game
+        view = game.view(game.turn)
+        candidates = list(pos.good)
+        picks = {
+            "table": pos.table,
+            "normal": _same_run(game, choose_play(view).action, candidates),
+            "search": _same_run(game, hard.decide(view, random.Random(rng.random())).action,
+                                candidates),
+        }
+        values = {"true_layout_normal": _true_layout_values(pos, None)}
+        if helper is not None:
+            defend = _Defender(helper, random.Random(rng.random()))
+            values["true_layout_hard"] = _true_layout_values(pos, defend)
+        for judge, vals in values.items():
+            picks[judge] = _best(vals)
+            for c, (_, broken) in vals.items():
+                broke[judge][pos.good[c]][0] += broken
+                broke[judge][pos.good[c]][1] += 1
+        good["random"] += sum(pos.good.values()) / len(candidates)
+        for way, card in picks.items():
+            good[way] += pos.good[card]
+        for judge, vals in values.items():
+            top = max(v for v, _ in vals.values())
+            below[judge]["random"] += top - sum(v for v, _ in vals.values()) / len(vals)
             for way, card in picks.items():
-                good[way] += pos.good[card]
-            for judge, vals in values.items():
-                top = max(v for v, _ in vals.values())
-                below[judge]["random"] += top - sum(v for v, _ in vals.values()) / len(vals)
-                for way, card in picks.items():
-                    below[judge][way] += top - vals[card][0]
+                below[judge][way] += top - vals[card][0]
     return {
         "positions": n,
         "good_lead_share": {w: round(good[w] / n, 3) if n else None for w in ways},

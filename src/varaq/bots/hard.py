@@ -409,7 +409,12 @@ def _remaining(view: View, k: Knowledge) -> int:
 
 def _normal_candidate(view: View, k: Knowledge, candidates: list[int]) -> int:
     """The candidate standing for the card Normal would play here (-1 if none does)."""
-    card = choose_play(view, k).action
+    return candidate_for(view, k, candidates, choose_play(view, k).action)
+
+
+def candidate_for(view: View, k: Knowledge, candidates: list[int], card: int) -> int:
+    """The candidate of :func:`play_candidates` standing for ``card``: the card itself, or the
+    one of the same run of equivalent cards as this seat sees them (-1 if none is)."""
     if card in candidates:
         return card
     remaining = _remaining(view, k)
