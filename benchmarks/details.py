@@ -413,6 +413,13 @@ def main(argv: list[str] | None = None) -> int:
     for option, _, _ in ANALYSES:
         p.add_argument(f"--{option}", action="store_true")
     args = p.parse_args(argv)
+    try:
+        return _report(args)
+    except (OSError, ValueError) as exc:
+        p.error(f"cannot read the details files: {exc}")
+
+
+def _report(args: argparse.Namespace) -> int:
     data = [_load(f, args.bag_cost) for f in args.files]
     common = sorted(set.intersection(*(set(d) for d in data)))
     out: dict[str, Any] = {"benchmark": "strength_details", "deals": len(common),

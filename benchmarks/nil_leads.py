@@ -226,10 +226,14 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--tricks must be between 1 and 13")
     if args.layouts < 1 or args.continuation < 0:
         p.error("--layouts must be at least 1 and --continuation at least 0")
+    try:
+        found = study(args.files, args.tricks, args.layouts, args.continuation, args.seed,
+                      args.limit)
+    except (OSError, ValueError) as exc:
+        p.error(f"cannot read the details files: {exc}")
     out = {"benchmark": "nil_leads", "files": args.files, "tricks": args.tricks,
            "layouts": args.layouts, "continuation": args.continuation, "seed": args.seed,
-           **study(args.files, args.tricks, args.layouts, args.continuation, args.seed,
-                   args.limit)}
+           **found}
     print(json.dumps(out, indent=2))
     return 0
 

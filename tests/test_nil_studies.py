@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -86,3 +87,18 @@ def test_nil_sides_sets_the_model_s_counts_beside_the_table_s(record: str) -> No
         "partner_took": 5.0, "nil_took": 0.0}}}
     assert out["by_defence_slack"] == {"2": {"nils": 1, "held": 1.0, "danger": 0.35,
                                              "model": 0.33}}
+
+
+@pytest.mark.parametrize("main", [nil_leads.main, details.main], ids=["nil_leads", "details"])
+def test_a_missing_or_broken_details_file_is_one_line(
+    main: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("{not json\n", encoding="utf-8")
+    for path in (str(tmp_path / "missing.jsonl"), str(broken)):
+        with pytest.raises(SystemExit):
+            main([path])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert "error: cannot read the details files:" in err[-1]
+        assert [line for line in err if "error" in line] == [err[-1]]  # after the usage
+        assert "Traceback" not in "\n".join(err)
