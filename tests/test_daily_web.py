@@ -22,8 +22,8 @@ from online_helpers import Person, sign_up, wait_until
 from varaq import Game
 from varaq.bots import advice
 from varaq.cards import hand_text
-from varaq.daily import DAILY_RULES, daily_seed
-from varaq.service.daily import Daily, DailyTryRow
+from varaq.daily import DAILY_RULES, DAILY_SAMPLES, DAILY_SAMPLES_FROM, daily_samples, daily_seed
+from varaq.service.daily import Daily, DailyTryRow, samples_from_env
 from varaq.service.store import Store, TableRow
 from web_helpers import make_app, south_choice, wait_for_south
 
@@ -377,8 +377,37 @@ def test_a_daily_table_fixes_its_hard_players_sample_count(tmp_path: Path) -> No
         today = date.fromisoformat(get(client, "/api/daily")["date"])
         doc = start(client, today)
         table = client.portal.call(app.state.tables.get, doc["id"])
-        assert table.info.options["samples"] == app.state.daily.samples >= 1
+        assert table.info.options["samples"] == daily_samples(today) >= 20
         assert table.info.level == "hard" and table.info.kind == "daily"
+
+
+def test_a_daily_before_the_stronger_players_keeps_the_players_it_was_first_played_with(
+    tmp_path: Path,
+) -> None:
+    """Everyone who plays one day's daily meets the same computer players: a day before
+    ``DAILY_SAMPLES_FROM``, played late, still deals the 20 layouts a card it was played with."""
+    app: Starlette = make_app(tmp_path, secret=SECRET)
+    with TestClient(app):
+        app.state.daily = Daily(app.state.tables, today=lambda: DAILY_SAMPLES_FROM)
+        before = DAILY_SAMPLES_FROM - timedelta(days=1)
+        for day, want in ((before, 20), (DAILY_SAMPLES_FROM, DAILY_SAMPLES)):
+            info = app.state.daily.info(day, counted=False, late=day != DAILY_SAMPLES_FROM)
+            assert info.options["samples"] == want
+        assert DAILY_SAMPLES > 20
+
+
+@pytest.mark.parametrize(("text", "want"), [("", None), ("1", 1), ("150", 150)])
+def test_the_daily_sample_count_from_the_environment(text: str, want: int | None) -> None:
+    with patch.dict("os.environ", {"VARAQ_DAILY_SAMPLES": text}):
+        assert samples_from_env() == want
+
+
+@pytest.mark.parametrize("text", ["0", "1001", "-3", "ten", "1e3", "٣"])
+def test_a_bad_daily_sample_count_is_refused_in_one_line(text: str) -> None:
+    with patch.dict("os.environ", {"VARAQ_DAILY_SAMPLES": text}), \
+            pytest.raises(ValueError, match=r"^VARAQ_DAILY_SAMPLES must be a whole number") as e:
+        samples_from_env()
+    assert "\n" not in str(e.value)
 
 
 def test_pruning_an_abandoned_try_takes_its_row_too(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from varaq.actions import action_text, bid
 from varaq.cards import card_text, card_unicode
-from varaq.daily import daily_seed
+from varaq.daily import DAILY_SAMPLES, DAILY_SAMPLES_FROM, daily_samples, daily_seed
 from varaq.play import Terminal, draw_table
 from varaq.record import to_record
 from varaq.seats import S
@@ -124,6 +124,10 @@ def test_the_terminal_daily_deals_the_web_daily_and_meets_the_same_players(
 ) -> None:
     terminal = Terminal.for_day(DAY, secret=SECRET)
     assert terminal.level == "hard" and "practice" in terminal.title
+    # The web daily's layouts a card, which its day decides (20 before the stronger players).
+    assert terminal.bot_options == {"samples": daily_samples(DAY)} == {"samples": 20}
+    later = Terminal.for_day(DAILY_SAMPLES_FROM, secret=SECRET)
+    assert later.bot_options == {"samples": DAILY_SAMPLES}
     terminal.bot_options = {"samples": 1}  # as quick as the web test server's Hard players
     assert terminal.game.seed == daily_seed(SECRET, DAY)
     app = make_app(tmp_path, secret=SECRET)

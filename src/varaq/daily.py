@@ -37,7 +37,8 @@ from .engine import Game
 from .record import to_record
 
 __all__ = [
-    "DAILY_RULES", "DAILY_LEVEL", "DAILY_SAMPLES", "FIRST_DAY", "DailyError", "daily_seed",
+    "DAILY_RULES", "DAILY_LEVEL", "DAILY_SAMPLES", "DAILY_SAMPLES_FROM", "daily_samples",
+    "FIRST_DAY", "DailyError", "daily_seed",
     "parse_day", "parse_month", "check_playable", "Try", "Result", "Standing", "Board",
     "field_averages", "duplicate", "standings", "beaten_percent", "histogram", "share_line",
     "signed", "score_words", "daily_record", "Progress",
@@ -47,11 +48,30 @@ __all__ = [
 DAILY_RULES = "daily"
 #: The computer players' strength at every daily.
 DAILY_LEVEL = "hard"
-#: Layouts a daily's Hard player samples per decision.  A fixed count rather than a time budget,
-#: so that its choices do not depend on how busy the machine is: two people who play the same
-#: cards meet the same answers, which the duplicate comparison needs.  About what a Hard player
-#: reaches in its table budget on the project's machine.
-DAILY_SAMPLES = 20
+#: Layouts a daily's Hard player deals for each card it plays.  A fixed count rather than a time
+#: budget, so that its choices do not depend on how busy the machine is: two people who play the
+#: same cards meet the same answers, which the duplicate comparison needs.  Chosen so a card
+#: still comes within a second on the project's machine (p95, ``benchmarks/hard_speed.py
+#: --samples``); a Hard player at a table deals a few hundred in its 0.6 s.  Its bids are
+#: priced over :data:`~varaq.bots.advice.BID_SAMPLES` solved layouts, as at every table.
+DAILY_SAMPLES = 150
+#: The first day whose computer players deal :data:`DAILY_SAMPLES` layouts a card; the days
+#: before keep the 20 they were first played with, so that everyone who plays one day's daily,
+#: then or later, meets the same players.
+DAILY_SAMPLES_FROM = date(2026, 12, 7)
+#: Layouts a card of the dailies before :data:`DAILY_SAMPLES_FROM`.
+_EARLIER_SAMPLES = 20
+
+
+def daily_samples(day: date) -> int:
+    """Layouts a card for ``day``'s computer players (see :data:`DAILY_SAMPLES_FROM`).
+
+    >>> daily_samples(date(2026, 12, 6)), daily_samples(DAILY_SAMPLES_FROM) == DAILY_SAMPLES
+    (20, True)
+    """
+    return DAILY_SAMPLES if day >= DAILY_SAMPLES_FROM else _EARLIER_SAMPLES
+
+
 #: The first date with a daily: the past dailies go back to here.
 FIRST_DAY = date(2026, 1, 1)
 

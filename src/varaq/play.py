@@ -31,9 +31,9 @@ from .cards import card_text, card_unicode, cards_of, sort_key
 from .daily import (
     DAILY_LEVEL,
     DAILY_RULES,
-    DAILY_SAMPLES,
     DailyError,
     check_playable,
+    daily_samples,
     daily_seed,
     parse_day,
 )
@@ -218,7 +218,7 @@ class Terminal:
             secret = load_secret()
         game = Game(DAILY_RULES, seed=daily_seed(secret, day))
         level = bots or DAILY_LEVEL
-        options: dict[str, object] = {"samples": DAILY_SAMPLES} if level == "hard" else {}
+        options: dict[str, object] = {"samples": daily_samples(day)} if level == "hard" else {}
         title = f"Varaq daily {day.isoformat()} · practice, not counted"
         if level != DAILY_LEVEL:
             title += f" · {level} computer players"

@@ -51,13 +51,13 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from ..daily import (
     DAILY_LEVEL,
     DAILY_RULES,
-    DAILY_SAMPLES,
     FIRST_DAY,
     Board,
     DailyError,
     Progress,
     Try,
     check_playable,
+    daily_samples,
     daily_seed,
     standings,
 )
@@ -231,12 +231,13 @@ def _month(store: Store, first: str, last: str, user_id: int | None,
 # -- the service --------------------------------------------------------------------------------
 
 
-def samples_from_env() -> int:
+def samples_from_env() -> int | None:
     """``VARAQ_DAILY_SAMPLES`` (the browser tests' server plays its dailies with one layout a
-    decision, to finish quickly), else :data:`~varaq.daily.DAILY_SAMPLES`."""
+    decision, to finish quickly), else ``None``: each day's own count
+    (:func:`~varaq.daily.daily_samples`)."""
     text = os.environ.get("VARAQ_DAILY_SAMPLES", "")
     if not text:
-        return DAILY_SAMPLES
+        return None
     if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 1000):
         raise ValueError(f"VARAQ_DAILY_SAMPLES must be a whole number from 1 to 1000, not {text!r}")
     return int(text)
@@ -250,11 +251,12 @@ class Daily:
     """The daily on this server: starting and resuming tries, and reading a day's results."""
 
     def __init__(
-        self, tables: Tables, *, samples: int = DAILY_SAMPLES,
+        self, tables: Tables, *, samples: int | None = None,
         today: Callable[[], date] = _utc_today,
     ) -> None:
         self.tables = tables
         self.store = tables.store
+        #: Layouts a card for every day's computer players; ``None``: each day's own.
         self.samples = samples
         self.today = today
         #: One start at a time in this process, so a double click cannot make two tries (the
@@ -292,7 +294,7 @@ class Daily:
         except DailyError as e:
             raise Refusal(503, str(e)) from None
         options = {"date": day.isoformat(), "late": late, "counted": counted,
-                   "samples": self.samples}
+                   "samples": self.samples or daily_samples(day)}
         return TableInfo(new_table_id(), "daily", DAILY_LEVEL, Rules.named(DAILY_RULES), seed,
                          options=options)
 
