@@ -17,9 +17,9 @@ number (the strength legs' ``--fixed``), to time a change before measuring its s
 layouts each searched card play got are reported too.  ``--bid-samples`` changes the layouts of
 Hard's table bids (``BID_SAMPLES``), and ``--bids-only`` times nothing but those bids, all four
 seats' of each new deal, to see what a bid priced over more layouts would cost.
-``--max-samples`` moves the cap on a decision's layouts (Hard's 300, Expert's 600), to see how
-many layouts the budget alone would allow; the share of searched card plays that stopped at the
-cap is reported beside the layouts.
+``--max-samples`` moves the cap on a decision's layouts (Hard's 1,000, Expert's 3,000; 300 and
+600 before), to see how many layouts the budget alone would allow; the share of searched card
+plays that stopped at the cap is reported beside the layouts.
 
 Times are wall-clock seconds (``time.perf_counter``): the goal of issue 3 is what a player
 feels, ≤ 1.0 s at the 95th percentile on one core of this 2-core machine.  Run it on a quiet

@@ -63,7 +63,8 @@ from .normal import bid_for, choose_bid, choose_blind, choose_pass, choose_play
 from .sampling import Sampler, SamplingError
 from .simbid import MATCH_WEIGHT, match_value, study_bids
 
-__all__ = ["HardBot", "ExpertBot", "ClassicHardBot", "hand_value", "MATCH_WEIGHT", "SOLVER_CARDS"]
+__all__ = ["HardBot", "ExpertBot", "ClassicHardBot", "hand_value", "MATCH_WEIGHT", "SOLVER_CARDS",
+           "MAX_LAYOUTS", "EXPERT_MAX_LAYOUTS"]
 
 #: A nil is considered as a bid only when Normal's nil danger of the hand is below this.
 NIL_CONSIDERED = 1.6
@@ -73,6 +74,17 @@ BID_SPAN = 2
 SOLVER_CARDS = {"c": 11, "python": 4}
 #: Seconds of thought per decision of the Expert player.
 EXPERT_BUDGET = 1.8
+#: The most layouts one decision deals, Hard's and Expert's: high enough that the time budget,
+#: not the cap, ends a searched play.  At 300 (before) two thirds of Hard's searched plays
+#: stopped at the cap, in a median 0.17 s of their 0.6; at 1,000 a searched play deals a median
+#: 404 and a mean 549 layouts, p95 still 0.60 s (``benchmarks/hard_speed.py --max-samples``).
+#: More layouts are fewer wrong guesses: where the layouts' own best card is known from 1,000
+#: of them, 96 miss it by about 1.0 point of hand value a decision and 192 by about half that
+#: (BENCHMARKS.md, "Hard 0.3", twentieth pass).
+MAX_LAYOUTS = 1000
+#: Expert's cap: at 3,000 its searched plays deal a median 1,033 layouts, p95 1.81 s (at 600,
+#: four in five stopped at the cap).
+EXPERT_MAX_LAYOUTS = 3000
 #: The Hard of version 0.1, kept for the arena (``hard-classic``): it solved the last 4 cards.
 CLASSIC_SOLVER_CARDS = 4
 #: Nodes one nil question of a layout may take (whether the defence can force a trick on a
@@ -211,7 +223,7 @@ class HardBot:
         time_budget: float = 0.6,
         samples: int | None = None,
         *,
-        max_samples: int = 300,
+        max_samples: int = MAX_LAYOUTS,
         min_samples: int = 4,
         solver_cards: int | None = None,
         use_bids: bool = True,
@@ -339,7 +351,8 @@ class ExpertBot(HardBot):
 
     The same decisions as :class:`HardBot` (simulated bids, layouts weighed by the bids and the
     plays), with :data:`EXPERT_BUDGET` seconds a decision instead of 0.6, so it deals about
-    twice Hard's layouts (up to 600) and bids over as many as its budget allows rather than a
+    two to three times Hard's layouts (a median 1,033 a searched play against Hard's 404, up to
+    :data:`EXPERT_MAX_LAYOUTS`) and bids over as many as its budget allows rather than a
     table's 20.  Its p95 stays within 2.5 s (``benchmarks/hard_speed.py --bot expert``).
     Measured so, at twice Hard's 96 fixed layouts, both solving from 11 cards, it was 4.3
     points a hand above Hard over 206 paired deals, an interval of -4.6 to +13.1
@@ -353,7 +366,7 @@ class ExpertBot(HardBot):
         time_budget: float = 0.0,
         samples: int | None = None,
         *,
-        max_samples: int = 600,
+        max_samples: int = EXPERT_MAX_LAYOUTS,
         solver_cards: int | None = None,
         budget: float | None = None,
         use_bids: bool = True,
