@@ -3,7 +3,6 @@ recorded table (the nil deal of ``test_nil_studies``)."""
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -15,14 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import layout_regret  # noqa: E402
-from test_nil_studies import TABLE  # noqa: E402
+from test_nil_studies import TABLE, one_table_file  # noqa: E402
 
 
 @pytest.fixture
 def record(tmp_path: Path) -> str:
-    path = tmp_path / "one.jsonl"
-    path.write_text(json.dumps({"deal": 0, "tables": [TABLE]}) + "\n", encoding="utf-8")
-    return str(path)
+    return one_table_file(tmp_path)
 
 
 def test_decisions_are_real_choices_of_the_recorded_hand(record: str) -> None:

@@ -37,11 +37,16 @@ TABLE = {
 FIVE_OF_HEARTS, TWO_OF_DIAMONDS = 29, 13
 
 
-@pytest.fixture
-def record(tmp_path: Path) -> str:
+def one_table_file(tmp_path: Path) -> str:
+    """:data:`TABLE` as a details file of one deal (other benchmarks' tests read it too)."""
     path = tmp_path / "one.jsonl"
     path.write_text(json.dumps({"deal": 0, "tables": [TABLE]}) + "\n", encoding="utf-8")
     return str(path)
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> str:
+    return one_table_file(tmp_path)
 
 
 def test_the_only_lead_that_keeps_the_nil_breakable_is_found(record: str) -> None:
