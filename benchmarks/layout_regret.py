@@ -103,7 +103,9 @@ def _values(d: Decision, rng: random.Random, n: int) -> list[dict[int, float]]:
     side = _Goal(view, k).side
     solve = max(view.cards_left) <= SOLVER_CARDS[default_backend()] and not k.their_live_nils
     out = []
-    for layout in sampler.layouts(rng, n):
+    for _ in range(n):
+        # One layout a draw, as Hard draws them (a batch falls back differently when few fit).
+        layout = sampler.layouts(rng, 1)[0]
         results = play_outcomes(view, layout.hands, d.candidates, solve, k.nil_alive)
         out.append({c: hand_value(view.rules, side, r, view.totals) for c, r in results.items()})
     return out
