@@ -187,17 +187,22 @@ TURN_NODES = 20_000_000
 _POSITIONS = ("lead", "second", "third", "fourth")
 
 
+def bid_table(t: dict[str, Any]) -> Game:
+    """A recorded table's game, dealt and bid as recorded, at its first lead.  Only for a table
+    without a blind nil: its bidding has an exchange a replay of the bids does not make."""
+    g = Game("classic")
+    g.deal(hands=t["dealt"], dealer=t["dealer"])
+    for i in range(4):
+        g.apply(BID + t["bids"][(t["dealer"] + 1 + i) & 3])
+    return g
+
+
 def _nils_at_first_lead(path: str) -> Iterator[tuple[dict[str, Any], int, Game]]:
-    """Every nil of a table without a blind nil (whose bidding has an exchange a replay of
-    the bids does not make), with that table's game dealt and bid as recorded."""
+    """Every nil of a table without a blind nil, with that table's game dealt and bid as
+    recorded (:func:`bid_table`)."""
     for t, seat, _ in _nils(path):
-        if any(t["blind"]):
-            continue
-        g = Game("classic")
-        g.deal(hands=t["dealt"], dealer=t["dealer"])
-        for i in range(4):
-            g.apply(BID + t["bids"][(t["dealer"] + 1 + i) & 3])
-        yield t, seat, g
+        if not any(t["blind"]):
+            yield t, seat, bid_table(t)
 
 
 def _breakable(g: Game, seat: int) -> bool:

@@ -33,11 +33,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from varaq import Game
-from varaq.actions import BID
+from details import bid_table
 from varaq.bots.hard import (
-    SOLVER_CARDS,
-    _Goal,
+    HardBot,
     _normal_candidate,
     hand_value,
     play_candidates,
@@ -45,7 +43,6 @@ from varaq.bots.hard import (
 )
 from varaq.bots.knowledge import Knowledge
 from varaq.bots.sampling import Sampler
-from varaq.solver import default_backend
 from varaq.view import View
 
 SIZES = (24, 48, 96, 192, 300, 600)
@@ -82,10 +79,7 @@ def decisions(paths: list[str], n: int, rng: random.Random) -> list[Decision]:
     out: list[Decision] = []
     while len(out) < n:
         t = rng.choice(tables)
-        g = Game("classic")
-        g.deal(hands=t["dealt"], dealer=t["dealer"])
-        for i in range(4):
-            g.apply(BID + t["bids"][(t["dealer"] + 1 + i) & 3])
+        g = bid_table(t)
         for card in t["plays"][:rng.randrange(0, 44)]:
             g.apply(card)
         view = g.view(g.turn)
@@ -96,12 +90,12 @@ def decisions(paths: list[str], n: int, rng: random.Random) -> list[Decision]:
     return out
 
 
-def _values(d: Decision, rng: random.Random, n: int) -> list[dict[int, float]]:
+def _values(d: Decision, sampler: Sampler, rng: random.Random, n: int,
+            ) -> list[dict[int, float]]:
     """Each candidate's hand value in ``n`` layouts, as Hard's search values it."""
     view, k = d.view, d.knowledge
-    sampler = Sampler(view, k)
-    side = _Goal(view, k).side
-    solve = max(view.cards_left) <= SOLVER_CARDS[default_backend()] and not k.their_live_nils
+    side = view.seat & 1
+    solve = HardBot().solves_late(view, k)
     out = []
     for _ in range(n):
         # One layout a draw, as Hard draws them (a batch falls back differently when few fit).
@@ -114,8 +108,9 @@ def _values(d: Decision, rng: random.Random, n: int) -> list[dict[int, float]]:
 def regrets(d: Decision, truth: int, pool: int, sizes: tuple[int, ...], repeats: int,
             seed: int) -> dict[str, float]:
     """The regret of a pick from each size of ``sizes``, and of Normal's card."""
-    true = _values(d, random.Random(seed), truth)
-    others = _values(d, random.Random(seed + 1), pool)
+    sampler = Sampler(d.view, d.knowledge)
+    true = _values(d, sampler, random.Random(seed), truth)
+    others = _values(d, sampler, random.Random(seed + 1), pool)
     mean = {c: fmean(v[c] for v in true) for c in d.candidates}
     best = max(mean.values())
     out: dict[str, float] = {}

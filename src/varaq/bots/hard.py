@@ -304,8 +304,7 @@ class HardBot:
             return choose_play(view, k)
         sampler = Sampler(view, k, use_bids=self.use_bids)
         tallies = {c: _Tally() for c in candidates}
-        late = max(view.cards_left) <= self.solver_cards
-        solve_late = late and (self.solve_nils or not k.their_live_nils)
+        solve_late = self.solves_late(view, k)
         done = 0
         while self._keep_going(done, started):
             layout = sampler.layouts(rng, 1)[0]
@@ -326,6 +325,13 @@ class HardBot:
         how = "solved double dummy" if solve_late else "played out"
         reason = f"Play {_the(best)}: {goal.words(t.hits, t.layouts)} ({how})"
         return Decision(best, reason)
+
+    def solves_late(self, view: View, k: Knowledge) -> bool:
+        """Whether a play decision's layouts are solved rather than played out with Normal:
+        every hand down to ``solver_cards`` and no opponent's nil alive (unless
+        ``solve_nils``)."""
+        late = max(view.cards_left) <= self.solver_cards
+        return late and (self.solve_nils or not k.their_live_nils)
 
     # -- bidding ------------------------------------------------------------------------------
 
