@@ -47,9 +47,17 @@ def samples() -> int:
     return int(os.environ.get("VARAQ_BENCH_SAMPLES", "12"))
 
 
+def v02_bid_samples() -> int | None:
+    """``VARAQ_BENCH_V02_BID_SAMPLES`` (``strength.py --v02-bid-samples``): Hard 0.2's bids over
+    this many layouts instead of the fixed number (unset, the same): at a table its budget gave
+    its bids about 110 layouts and its cards about 250."""
+    text = os.environ.get("VARAQ_BENCH_V02_BID_SAMPLES", "")
+    return int(text) if text else None
+
+
 class HardV02(HardV02Bot):
     def __init__(self) -> None:
-        super().__init__(samples=samples())
+        super().__init__(samples=samples(), bid_samples=v02_bid_samples())
 
 
 def solver_cards() -> int | None:

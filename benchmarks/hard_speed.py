@@ -14,9 +14,11 @@ decision counts, the forced ones (a single legal card) included, because a playe
 of them; the figures for the decisions Hard actually searched are given beside them.
 ``--solver-cards`` moves where Hard starts solving its layouts and ``--samples`` fixes their
 number (the strength legs' ``--fixed``), to time a change before measuring its strength; the
-layouts each searched card play got are reported too.  ``--bid-samples`` changes the layouts of
-Hard's table bids (``BID_SAMPLES``), and ``--bids-only`` times nothing but those bids, all four
-seats' of each new deal, to see what a bid priced over more layouts would cost.
+layouts each searched card play and each searched bid got are reported too (Hard 0.2 bid in
+its budget, so ``--bot hard-v02`` says what its bids got at a table).  ``--bid-samples``
+changes the layouts of Hard's table bids (``BID_SAMPLES``), and ``--bids-only`` times nothing
+but those bids, all four seats' of each new deal, to see what a bid priced over more layouts
+would cost.
 ``--max-samples`` moves the cap on a decision's layouts (Hard's 1,000, Expert's 3,000; 300 and
 600 before), to see how many layouts the budget alone would allow; the share of searched card
 plays that stopped at the cap is reported beside the layouts.
@@ -107,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     sampled = {True: [0, 0.0], False: [0, 0.0]}  # use_bids -> [layouts, seconds]
     by_phase: dict[str, list[float]] = {}
     play_layouts: list[int] = []
+    bid_layouts: list[int] = []
     game_no = 0
     while len(times) < args.decisions:
         g = Game(args.rules, seed=f"{args.seed}:{game_no}")
@@ -133,8 +136,9 @@ def main(argv: list[str] | None = None) -> int:
             if "layouts" in decision.reason:
                 searched.append(spent)
                 counted = re.search(r"of (\d+) layouts", decision.reason)
-                if view.phase == "play" and counted:
-                    play_layouts.append(int(counted.group(1)))
+                if counted:
+                    (play_layouts if view.phase == "play" else bid_layouts).append(
+                        int(counted.group(1)))
                 for use_bids in (True, False):
                     started = time.perf_counter()
                     Sampler(view, use_bids=use_bids).layouts(random.Random(0), 50)
@@ -160,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
              "mean": round(statistics.mean(play_layouts), 1),
              "at_cap": round(sum(n >= hard.max_samples for n in play_layouts)
                              / len(play_layouts), 2)} if play_layouts else None),
+        "layouts_per_searched_bid": (
+            {"min": min(bid_layouts), "p50": statistics.median(bid_layouts),
+             "mean": round(statistics.mean(bid_layouts), 1)} if bid_layouts else None),
         "layouts_per_second": {
             "weighed_by_bids": int(sampled[True][0] / sampled[True][1]) if sampled[True][1] else 0,
             "constraints_only": (

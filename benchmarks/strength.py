@@ -5,7 +5,7 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
     python benchmarks/strength.py [--deals 500] [--hard-deals 500] [--matches 100]
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
                                   [--hard-minutes M] [--fixed 12] [--table-bids] [--first K]
-                                  [--details deals.jsonl]
+                                  [--v02-bid-samples N] [--details deals.jsonl]
                                   [--replay-nils BASE.jsonl [--nil-side a|b|either]]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
                                           hard-classic,hard-v02,cardplay-gap,bidding-gap,
@@ -29,7 +29,10 @@ the figures are paired differences in points per hand with a 95% interval.  The 
   (issue 17: simulated bids, inference from the plays), both with ``--fixed`` layouts a
   decision (default 12) so the result does not depend on the machine's load; with
   ``--table-bids`` today's Hard bids as a table asks it (``BID_SAMPLES`` layouts, the bid the
-  table, the Hint and the review give) and only its cards get the fixed layouts;
+  table, the Hint and the review give) and only its cards get the fixed layouts; with
+  ``--v02-bid-samples N`` Hard 0.2's bids get N layouts and its cards the fixed number (its
+  budget gave its bids about 110 layouts at a table, its cards about 250: the two counts
+  apart make a yardstick at the table's counts);
 - ``cardplay-gap``: a side that bids as Hard and then plays every card seeing all four hands,
   against Hard (both with ``--fixed`` layouts): what is left to gain in card play;
 - ``bidding-gap``: a side that bids the par of the actual deal (the cheater's bid) and plays
@@ -49,8 +52,8 @@ same cards on every deal where nobody bid nil.  Only BASE's deals with a nil (by
 b or either, ``--nil-side``) are played again, by the varaq Python imports (set
 ``PYTHONPATH=TREE/src`` to try another tree's), and the ``--details`` file gets all of BASE's
 deals with those replaced: ``details.py BASE.jsonl SPLICED.jsonl`` then gives the paired change
-over every deal.  BASE must come from the same leg, ``--seed``, ``--rules`` and ``--fixed`` (the
-dealt cards are checked before any is played).
+over every deal.  BASE must come from the same leg, ``--seed``, ``--rules``, ``--fixed`` and
+bid options (the dealt cards are checked before any is played; the rest is the caller's care).
 
 Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
 ``--hard-minutes`` (a time box per leg) let a run fit the time there is, and each leg's JSON says
@@ -250,6 +253,9 @@ def main() -> int:
     p.add_argument("--table-bids", action="store_true",
                    help="today's Hard bids as a table asks it (BID_SAMPLES layouts) in the "
                         "fixed legs; only its cards get --fixed layouts")
+    p.add_argument("--v02-bid-samples", type=int, default=None, metavar="N",
+                   help="Hard 0.2's bids over N layouts instead of --fixed (about 110 is "
+                        "what its budget gives them at a table)")
     p.add_argument("--first", type=int, default=0,
                    help="start the fixed legs at this deal (0), to carry on a time-boxed run")
     p.add_argument("--details", default=None,
@@ -268,6 +274,8 @@ def main() -> int:
     if unknown:
         p.error(f"unknown legs {unknown} (choose from {', '.join(LEGS)})")
     rules = Rules.from_spec(json.loads(args.rules) if args.rules.startswith("{") else args.rules)
+    if args.v02_bid_samples is not None and args.v02_bid_samples < 1:
+        p.error(f"--v02-bid-samples must be at least 1, not {args.v02_bid_samples}")
     if args.replay_nils and (len(legs) != 1 or legs[0] not in FIXED_LEGS or not args.details):
         p.error("--replay-nils needs exactly one of the fixed legs "
                 f"({', '.join(FIXED_LEGS)}) and --details")
@@ -316,8 +324,10 @@ def main() -> int:
     if fixed_legs:
         os.environ["VARAQ_BENCH_SAMPLES"] = str(args.fixed)
         os.environ["VARAQ_BENCH_TABLE_BIDS"] = "1" if args.table_bids else ""
+        os.environ["VARAQ_BENCH_V02_BID_SAMPLES"] = str(args.v02_bid_samples or "")
         out["fixed"] = args.fixed
         out["table_bids"] = args.table_bids
+        out["v02_bid_samples"] = args.v02_bid_samples
         out["first"] = args.first
         import ceiling_bots as cb
 
