@@ -50,7 +50,7 @@ def samples() -> int:
 def v02_bid_samples() -> int | None:
     """``VARAQ_BENCH_V02_BID_SAMPLES`` (``strength.py --v02-bid-samples``): Hard 0.2's bids over
     this many layouts instead of the fixed number (unset, the same): at a table its budget gave
-    its bids about 110 layouts and its cards about 250."""
+    its bids about 108 layouts and its cards about 250."""
     text = os.environ.get("VARAQ_BENCH_V02_BID_SAMPLES", "")
     return int(text) if text else None
 

@@ -31,7 +31,7 @@ the figures are paired differences in points per hand with a 95% interval.  The 
   ``--table-bids`` today's Hard bids as a table asks it (``BID_SAMPLES`` layouts, the bid the
   table, the Hint and the review give) and only its cards get the fixed layouts; with
   ``--v02-bid-samples N`` Hard 0.2's bids get N layouts and its cards the fixed number (its
-  budget gave its bids about 110 layouts at a table, its cards about 250: the two counts
+  budget gave its bids about 108 layouts at a table, its cards about 250: the two counts
   apart make a yardstick at the table's counts);
 - ``cardplay-gap``: a side that bids as Hard and then plays every card seeing all four hands,
   against Hard (both with ``--fixed`` layouts): what is left to gain in card play;
@@ -254,7 +254,7 @@ def main() -> int:
                    help="today's Hard bids as a table asks it (BID_SAMPLES layouts) in the "
                         "fixed legs; only its cards get --fixed layouts")
     p.add_argument("--v02-bid-samples", type=int, default=None, metavar="N",
-                   help="Hard 0.2's bids over N layouts instead of --fixed (about 110 is "
+                   help="Hard 0.2's bids over N layouts instead of --fixed (about 108 is "
                         "what its budget gives them at a table)")
     p.add_argument("--first", type=int, default=0,
                    help="start the fixed legs at this deal (0), to carry on a time-boxed run")
