@@ -5,31 +5,34 @@
                                  [--nil-sides] [--follows] [--tricks]
 
 For each file, side a's points a hand minus side b's (both tables of a deal, halved, as the
-arena counts them) with a t interval over the deals all files share, plainly and with every
-new bag charged ``--bag-cost`` points (a hand from 0-0 never pays a bag penalty, while in a
-match each bag brings a tenth of one); for each later file, its paired change against the
-first.  With ``--counts``, each side's contracts without a nil are tabled by the side's bid
-minus the perfect-play count of the actual deal from the opening lead (the compiled solver)
-and by tricks taken minus bid: where the contracts are made or set.  With ``--by-nil``, each
-side's cards of a deal (played once by each player, at the two tables) are a pair: a's score
-with them minus b's, grouped by who bid nil on them, with each group's share of the margin.
-With ``--nil-proofs``, each side's nils (not blind) are tabled by whether a defence seeing
-every card could break them from the opening lead (the compiled solver's proof, within
-:data:`PROOF_NODES` nodes) and whether they held: a nil no defence could break that failed
-was lost by its own side's play.  With ``--nil-calibration``, each side's nils are tabled by
-the bidder's nil danger (:func:`varaq.bots.bidding.nil_danger`, classic deck) beside how often
-they held and the chance Hard's bidding model gave them.  With ``--nil-turns``, the nils whose
-fate went against that proof are replayed to the first card after which the proof changed
-(:func:`nil_turns`): where the defence let a nil go, or a nil's side lost it.  With
-``--nil-sides``, the counts Hard's bidding model gives a nil's partner and the tricks it took,
-and the nils by how many tricks their defence could spare (:func:`nil_sides`).  With
-``--follows``, each side's follows that lose the trick, where the player held two or more cards
-of the led suit that would lose, are tabled by whether a nil was alive and how the player stood
-to it, beside the share in which the card played was not the player's lowest: how far the rule
-the Sampler reads plays by (players follow with their lowest losing card,
-:data:`varaq.bots.sampling.WASTE_FIT`) holds for the players of the file.  With ``--tricks``,
-on the deals where nobody bid nil, each player's bid, tricks, bags and sets with the same
-cards (:func:`tricks`): where a margin in contracts comes from.
+arena counts them) with a t interval over the deals all files share, plainly and with every new
+bag charged ``--bag-cost`` points (a hand from 0-0 never pays a bag penalty, while in a match
+each bag brings a tenth of one); for each later file, its paired change against the first.  A
+file may be several runs joined with ``+`` (``S4.jsonl+S5.jsonl``, other seeds of the same
+leg): their deals count as one run's, and two such lists pair run by run, deal by deal, so a
+change over several seeds gets one interval from all their deals.  With ``--counts``, each
+side's contracts without a nil are tabled by the side's bid minus the perfect-play count of the
+actual deal from the opening lead (the compiled solver) and by tricks taken minus bid: where
+the contracts are made or set.  With ``--by-nil``, each side's cards of a deal (played once by
+each player, at the two tables) are a pair: a's score with them minus b's, grouped by who bid
+nil on them, with each group's share of the margin.  With ``--nil-proofs``, each side's nils
+(not blind) are tabled by whether a defence seeing every card could break them from the opening
+lead (the compiled solver's proof, within :data:`PROOF_NODES` nodes) and whether they held: a
+nil no defence could break that failed was lost by its own side's play.  With
+``--nil-calibration``, each side's nils are tabled by the bidder's nil danger
+(:func:`varaq.bots.bidding.nil_danger`, classic deck) beside how often they held and the chance
+Hard's bidding model gave them.  With ``--nil-turns``, the nils whose fate went against that
+proof are replayed to the first card after which the proof changed (:func:`nil_turns`): where
+the defence let a nil go, or a nil's side lost it.  With ``--nil-sides``, the counts Hard's
+bidding model gives a nil's partner and the tricks it took, and the nils by how many tricks
+their defence could spare (:func:`nil_sides`). With ``--follows``, each side's follows that
+lose the trick, where the player held two or more cards of the led suit that would lose, are
+tabled by whether a nil was alive and how the player stood to it, beside the share in which the
+card played was not the player's lowest: how far the rule the Sampler reads plays by (players
+follow with their lowest losing card, :data:`varaq.bots.sampling.WASTE_FIT`) holds for the
+players of the file.  With ``--tricks``, on the deals where nobody bid nil, each player's bid,
+tricks, bags and sets with the same cards (:func:`tricks`): where a margin in contracts comes
+from.
 """
 
 from __future__ import annotations
@@ -54,19 +57,33 @@ from varaq.cards import SUIT_MASKS, SUIT_OF  # noqa: E402
 from varaq.solver import Solver, SolverLimit  # noqa: E402
 from varaq.stats import mean_ci95  # noqa: E402
 
+#: How far apart the deals of joined runs are numbered (a run never deals this many).
+RUN_SPAN = 1_000_000
+
+
+def records(path: str) -> Iterator[dict[str, Any]]:
+    """Each deal record of ``path``; ``A.jsonl+B.jsonl`` joins runs of other seeds into one
+    (their deals renumbered after one another, so A's deal 0 and B's deal 0 stay two deals).
+    Joined the same way, two lists of runs pair deal by deal across all of them: the change
+    over several seeds with one interval, from every deal, rather than seeds' means pooled."""
+    for run, part in enumerate(path.split("+")):
+        with open(part, encoding="utf-8") as f:
+            for line in f:
+                deal = json.loads(line)
+                deal["deal"] += run * RUN_SPAN
+                yield deal
+
 
 def _load(path: str, bag_cost: float) -> dict[int, tuple[float, float]]:
     out = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            deal = json.loads(line)
-            raw = charged = 0.0
-            for t in deal["tables"]:
-                a, b = t["a_side"], 1 - t["a_side"]
-                raw += t["score"][a] - t["score"][b]
-                charged += t["score"][a] - t["score"][b] \
-                    - bag_cost * (t["new_bags"][a] - t["new_bags"][b])
-            out[deal["deal"]] = (raw / 2, charged / 2)
+    for deal in records(path):
+        raw = charged = 0.0
+        for t in deal["tables"]:
+            a, b = t["a_side"], 1 - t["a_side"]
+            raw += t["score"][a] - t["score"][b]
+            charged += t["score"][a] - t["score"][b] \
+                - bag_cost * (t["new_bags"][a] - t["new_bags"][b])
+        out[deal["deal"]] = (raw / 2, charged / 2)
     return out
 
 
@@ -78,18 +95,17 @@ def _ci(values: list[float]) -> dict[str, Any]:
 def counts(path: str) -> dict[str, dict[str, dict[str, int]]]:
     """Side -> "bid - perfect count" -> "tricks - bid" -> contracts (both clamped to +-2/3)."""
     table: dict[str, Counter[tuple[int, int]]] = {"a": Counter(), "b": Counter()}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            for t in json.loads(line)["tables"]:
-                if 0 in t["bids"]:
-                    continue
-                leader = (t["dealer"] + 1) & 3
-                for side in (0, 1):
-                    perfect = Solver(side).value(t["dealt"], leader, (), False, 6)
-                    bid = t["bids"][side] + t["bids"][side + 2]
-                    took = t["tricks"][side] + t["tricks"][side + 2]
-                    who = "a" if side == t["a_side"] else "b"
-                    table[who][(max(-2, min(2, bid - perfect)), max(-3, min(3, took - bid)))] += 1
+    for deal in records(path):
+        for t in deal["tables"]:
+            if 0 in t["bids"]:
+                continue
+            leader = (t["dealer"] + 1) & 3
+            for side in (0, 1):
+                perfect = Solver(side).value(t["dealt"], leader, (), False, 6)
+                bid = t["bids"][side] + t["bids"][side + 2]
+                took = t["tricks"][side] + t["tricks"][side + 2]
+                who = "a" if side == t["a_side"] else "b"
+                table[who][(max(-2, min(2, bid - perfect)), max(-3, min(3, took - bid)))] += 1
     return {who: {f"{over:+d}": {f"{m:+d}": n for (o, m), n in sorted(c.items()) if o == over}
                   for over in sorted({o for o, _ in c})} for who, c in table.items()}
 
@@ -97,9 +113,8 @@ def counts(path: str) -> dict[str, dict[str, dict[str, int]]]:
 def _deals(path: str) -> Iterator[dict[int, dict[str, Any]]]:
     """Each deal's two tables by the side a sits: ``tables[side]`` is where a holds ``side``'s
     cards, ``tables[1 - side]`` where b holds them."""
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            yield {t["a_side"]: t for t in json.loads(line)["tables"]}
+    for deal in records(path):
+        yield {t["a_side"]: t for t in deal["tables"]}
 
 
 def by_nil(path: str) -> dict[str, dict[str, float]]:
@@ -159,12 +174,11 @@ PROOF_NODES = 50_000_000
 def _nils(path: str) -> Iterator[tuple[dict[str, Any], int, str]]:
     """Every nil bid (not blind) of a details file: its table, its seat, and its side ("a" or
     "b")."""
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            for t in json.loads(line)["tables"]:
-                for seat in range(4):
-                    if t["bids"][seat] == 0 and not t["blind"][seat]:
-                        yield t, seat, "a" if (seat & 1) == t["a_side"] else "b"
+    for deal in records(path):
+        for t in deal["tables"]:
+            for seat in range(4):
+                if t["bids"][seat] == 0 and not t["blind"][seat]:
+                    yield t, seat, "a" if (seat & 1) == t["a_side"] else "b"
 
 
 def nil_proofs(path: str) -> dict[str, dict[str, int]]:
@@ -359,34 +373,33 @@ def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
     cards, and the share of them that were not the player's lowest.  Nil bidders' own plays
     are left out, as the Sampler leaves them out."""
     tally: dict[str, Counter[tuple[str, bool]]] = {"a": Counter(), "b": Counter()}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            for t in json.loads(line)["tables"]:
-                hands, bids, plays = list(t["dealt"]), t["bids"], t["plays"]
-                taken = [0, 0, 0, 0]
-                leader = (t["dealer"] + 1) & 3
-                for first in range(0, len(plays), 4):
-                    cards = plays[first:first + 4]
-                    led = SUIT_OF[cards[0]]
-                    power = POWER[False][led]
-                    live = [s for s in range(4) if bids[s] == 0 and not taken[s]]
-                    win = 0
-                    for i, card in enumerate(cards):
-                        seat = (leader + i) & 3
-                        top = cards[win]
-                        if i and bids[seat] != 0 and SUIT_OF[card] == led \
-                                and power[card] <= power[top]:
-                            losers = [c for c in range(52) if hands[seat] >> c & 1
-                                      and SUIT_MASKS[led] >> c & 1 and power[c] <= power[top]]
-                            if len(losers) >= 2:
-                                who = "a" if (seat & 1) == t["a_side"] else "b"
-                                context = _follow_context(seat, (leader + win) & 3, live)
-                                tally[who][(context, card != min(losers))] += 1
-                        if power[card] > power[top]:
-                            win = i
-                        hands[seat] &= ~(1 << card)
-                    leader = (leader + win) & 3
-                    taken[leader] += 1
+    for deal in records(path):
+        for t in deal["tables"]:
+            hands, bids, plays = list(t["dealt"]), t["bids"], t["plays"]
+            taken = [0, 0, 0, 0]
+            leader = (t["dealer"] + 1) & 3
+            for first in range(0, len(plays), 4):
+                cards = plays[first:first + 4]
+                led = SUIT_OF[cards[0]]
+                power = POWER[False][led]
+                live = [s for s in range(4) if bids[s] == 0 and not taken[s]]
+                win = 0
+                for i, card in enumerate(cards):
+                    seat = (leader + i) & 3
+                    top = cards[win]
+                    if i and bids[seat] != 0 and SUIT_OF[card] == led \
+                            and power[card] <= power[top]:
+                        losers = [c for c in range(52) if hands[seat] >> c & 1
+                                  and SUIT_MASKS[led] >> c & 1 and power[c] <= power[top]]
+                        if len(losers) >= 2:
+                            who = "a" if (seat & 1) == t["a_side"] else "b"
+                            context = _follow_context(seat, (leader + win) & 3, live)
+                            tally[who][(context, card != min(losers))] += 1
+                    if power[card] > power[top]:
+                        win = i
+                    hands[seat] &= ~(1 << card)
+                leader = (leader + win) & 3
+                taken[leader] += 1
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for who, c in tally.items():
         out[who] = {}

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -57,3 +59,43 @@ def test_tricks_without_a_deal_free_of_nils_is_empty(tmp_path: Path) -> None:
     nil = [_table(0, [0, 4, 3, 3], [0, 5, 3, 5], [130, -80]),
            _table(1, [3, 3, 3, 3], [4, 2, 4, 3], [60, 60])]
     assert details.tricks(_write(tmp_path / "d.jsonl", [nil])) == {}
+
+
+def _scored(a_minus_b: int) -> list[dict[str, Any]]:
+    """A deal where a scores ``a_minus_b`` more than b at each table (no bags)."""
+    return [
+        {"a_side": 0, "score": [a_minus_b, 0], "new_bags": [0, 0], "bids": [3, 3, 3, 3]},
+        {"a_side": 1, "score": [0, a_minus_b], "new_bags": [0, 0], "bids": [3, 3, 3, 3]},
+    ]
+
+
+def test_runs_joined_with_a_plus_pair_run_by_run_and_deal_by_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Two seeds' runs, both numbering their deals from 0: the base scores 10 and 20 on seed 1's
+    # deals and 30 on seed 2's; the change scores 2 more on each.  Joined, the base's three
+    # deals pair with the change's three, never seed 1's deal 0 with seed 2's.
+    base1 = _write(tmp_path / "b1.jsonl", [_scored(10), _scored(20)])
+    base2 = _write(tmp_path / "b2.jsonl", [_scored(30)])
+    new1 = _write(tmp_path / "n1.jsonl", [_scored(12), _scored(22)])
+    new2 = _write(tmp_path / "n2.jsonl", [_scored(32)])
+    assert details.main([f"{base1}+{base2}", f"{new1}+{new2}"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deals"] == 3
+    base, new = out["files"].values()
+    assert base["a_minus_b"]["mean"] == 20.0
+    assert new["change"] == {"mean": 2.0, "ci95": [2.0, 2.0]}
+    joined = list(details.records(f"{base1}+{base2}"))
+    assert [d["deal"] for d in joined] == [0, 1, details.RUN_SPAN]
+
+
+def test_a_joined_run_that_is_missing_is_refused_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    base = _write(tmp_path / "b.jsonl", [_scored(10)])
+    with pytest.raises(SystemExit) as stopped:
+        details.main([f"{base}+{tmp_path / 'gone.jsonl'}"])
+    assert stopped.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "error: cannot read the details files: " in last
+    assert "gone.jsonl" in last
