@@ -423,3 +423,36 @@ def test_hard_leads_against_a_nil_early_by_normals_rule_whatever_its_layouts() -
         decision = HardBot(samples=8).decide(view, random.Random(seed))
         assert decision.action == parse_card("2D")
         assert "nil bidder" in decision.reason
+
+
+def test_hard_leads_against_a_live_nil_by_normals_rule_late_in_the_hand_too() -> None:
+    # Every lead of the defence while the nil lives, not only the first three tricks': after
+    # them too the search's pick moved with its layouts, and Normal's low lead held more of
+    # Hard 0.2's nils (BENCHMARKS.md, "Hard 0.3", twenty-first pass).  Normal plays the hand
+    # to the first such lead from the fourth trick on; there Hard leads Normal's card.
+    from varaq.bots.hard import NIL_RULE_LEADS, play_candidates
+    from varaq.bots.knowledge import Knowledge
+    from varaq.bots.normal import choose_play
+
+    assert NIL_RULE_LEADS >= 13
+    found = 0
+    for seed in range(60):
+        g = Game("classic", seed=seed)
+        g.deal()
+        for _ in range(4):  # the second bidder, an opponent of the opening leader, bids nil
+            g.apply(BID + (0 if g.turn == (g.dealer + 2) & 3 else 3))
+        while g.phase == PLAY:
+            view = g.view(g.turn)
+            k = Knowledge.from_view(view)
+            nil_live = any(k.nil_alive[s] for s in range(4) if (s & 1) != (view.seat & 1))
+            if (len(view.tricks) >= 3 and not view.trick and nil_live
+                    and len(play_candidates(view, k)) > 1):
+                normal = choose_play(view, k)
+                for rng_seed in (1, 2):
+                    assert HardBot(samples=6).decide(view, random.Random(rng_seed)) == normal
+                found += 1
+                break
+            g.apply(choose_play(view).action)
+        if found == 3:
+            break
+    assert found == 3

@@ -15,9 +15,9 @@ each layout, tries every candidate action to the end of the hand:
   layouts a searched play solving from 11, 255 from 10), and over 300 duplicate deals it was
   +1.3 points a hand better (-1.4 to +4.0; BENCHMARKS.md, "Hard 0.3", seventeenth pass).  A
   full 13-card layout can still take half a second, too much for a fair sample in 0.6 s.
-  With the pure Python solver it stays at the last 4 cards.  The defence's leads of the
-  first :data:`NIL_RULE_LEADS` tricks against a live nil follow Normal's rule instead: there
-  the layouts cannot yet tell which suit the nil will be caught in;
+  With the pure Python solver it stays at the last 4 cards.  The defence's leads against a
+  live nil follow Normal's rule instead (:data:`NIL_RULE_LEADS`): which suit catches a nil
+  turns on cards the layouts cannot place;
 - **bidding**: every legal bid, and nil, is priced over layouts solved double dummy from the
   opening lead, the seats still to bid bidding as Normal would (:mod:`varaq.bots.simbid`);
   the bid with the best expected value for the side is bid, and its reason says so
@@ -91,14 +91,16 @@ CLASSIC_SOLVER_CARDS = 4
 #: Nodes one nil question of a layout may take (whether the defence can force a trick on a
 #: live nil after a candidate card); past it the nil counts as holding in that layout.
 NIL_NODES = 200_000
-#: In the first this many tricks Hard leads against an opponent's live nil by Normal's rule
-#: (the lowest card of a suit the nil bidder still holds) rather than by its layouts.  There
-#: its search chose hardly better than chance: over 369 such leads, played out on the actual
-#: deals, its leads fell 59 and 109 points of hand value short of the best, a random card's 64
-#: and 110, Normal's 55 and 100 (``benchmarks/nil_leads.py``); over 600 duplicate deals against
-#: Hard 0.2 the change was +2.2 points a hand (-1.5 to +5.8; BENCHMARKS.md, "Hard 0.3",
-#: nineteenth pass).  Which suit breaks a nil depends on cards no layout can place yet.
-NIL_RULE_LEADS = 3
+#: In the first this many tricks (all of them) Hard leads against an opponent's live nil by
+#: Normal's rule (the lowest card of a suit the nil bidder still holds) rather than by its
+#: layouts.  In the first three its search chose hardly better than chance: over 369 such
+#: leads, played out on the actual deals, its leads fell 59 and 109 points of hand value short
+#: of the best, a random card's 64 and 110, Normal's 55 and 100 (``benchmarks/nil_leads.py``);
+#: over 600 duplicate deals against Hard 0.2 that was +2.2 points a hand (-1.5 to +5.8;
+#: BENCHMARKS.md, "Hard 0.3", nineteenth pass).  Every lead after them too: +2.65 more (-0.57 to
+#: +5.87 over the same 600 deals, both seeds gaining; Hard 0.2's nils held 194 times of 407
+#: against 213; twenty-first pass).  Which suit breaks a nil turns on cards no layout places.
+NIL_RULE_LEADS = 13
 
 
 #: What a finished hand is worth to a side, in points of the match (see
