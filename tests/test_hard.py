@@ -328,7 +328,10 @@ def test_a_late_layout_with_a_live_nil_is_solved_nil_and_all() -> None:
     # Every trick is somebody's: the side counts add up to the hand's 13.
     assert all(sum(r.tricks) == 13 for r in solved.values())
     # Asked to, Hard solves its defence of a nil too; by default it plays it out with Normal
-    # (the proof assumes a nil bidder who sees every card).
+    # (the proof assumes a nil bidder who sees every card).  Asked at a follow (W led the 3C):
+    # its leads against a live nil are Normal's whatever it is asked.
+    hands[3] = parse_hand("4C")
+    view = _endgame(hands, leader=3, trick=["3C"], bids=[3, 0, 3, 4], taken=[3, 0, 3, 5]).view(0)
     decision = HardBot(samples=12, use_bids=False, solve_nils=True).decide(view, random.Random(5))
     assert "solved double dummy" in decision.reason
     assert "played out" in HardBot(samples=4, use_bids=False).decide(view, random.Random(5)).reason
