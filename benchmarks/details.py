@@ -69,6 +69,8 @@ def records(path: str) -> Iterator[dict[str, Any]]:
     for run, part in enumerate(path.split("+")):
         with open(part, encoding="utf-8") as f:
             for line in f:
+                if not line.strip():
+                    continue
                 deal = json.loads(line)
                 deal["deal"] += run * RUN_SPAN
                 yield deal

@@ -33,7 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from details import bid_table
+from details import bid_table, records
 from varaq.bots.hard import (
     HardBot,
     _normal_candidate,
@@ -62,12 +62,8 @@ class Decision:
 
 
 def _tables(paths: list[str]) -> list[dict[str, Any]]:
-    tables: list[dict[str, Any]] = []
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    tables.extend(t for t in json.loads(line)["tables"] if not any(t["blind"]))
+    tables = [t for path in paths for deal in records(path) for t in deal["tables"]
+              if not any(t["blind"])]
     if not tables:
         raise ValueError("no table without a blind nil in the files")
     return tables
