@@ -79,9 +79,9 @@ EXPERT_BUDGET = 1.8
 #: stopped at the cap, in a median 0.17 s of their 0.6; at 1,000 a searched play deals a median
 #: 404 and a mean 549 layouts, p95 still 0.60 s (``benchmarks/hard_speed.py --max-samples``).
 #: More layouts are fewer wrong guesses: where the search's own best card is known from 1,000
-#: other layouts, a pick from 96 misses it by 0.91 points of hand value a decision while a nil
-#: is alive and 0.25 otherwise, from 300 by half that (BENCHMARKS.md, "Hard 0.3", twentieth
-#: pass).
+#: other layouts, a pick from 96 misses it by 0.88 points of hand value a decision while a nil
+#: is alive and 0.30 otherwise, from 300 by 0.57 and 0.15 (``benchmarks/layout_regret.py``, 120
+#: decisions; BENCHMARKS.md, "Hard 0.3", twenty-first pass).
 MAX_LAYOUTS = 1000
 #: Expert's cap: at 3,000 its searched plays deal a median 1,033 layouts, p95 1.81 s (at 600,
 #: four in five stopped at the cap).
