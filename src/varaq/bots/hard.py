@@ -99,7 +99,8 @@ NIL_NODES = 200_000
 #: over 600 duplicate deals against Hard 0.2 that was +2.2 points a hand (-1.5 to +5.8;
 #: BENCHMARKS.md, "Hard 0.3", nineteenth pass).  Every lead after them too: +2.65 more (-0.57 to
 #: +5.87 over the same 600 deals, both seeds gaining; Hard 0.2's nils held 194 times of 407
-#: against 213; twenty-first pass).  Which suit breaks a nil turns on cards no layout places.
+#: against 213; twenty-first pass); on a third seed's nil deals the two together were +0.70
+#: (-5.42 to +6.82; twenty-second pass).  Which suit breaks a nil turns on cards no layout places.
 NIL_RULE_LEADS = 13
 
 
