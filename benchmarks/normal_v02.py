@@ -1,14 +1,15 @@
 """Normal's card play as the frozen Hard 0.2 plays its layouts out (``hard_v02.py``).
 
-Normal has learned four things about nils since version 0.2: a defender in front of the nil
+Normal has learned five things about nils since version 0.2: a defender in front of the nil
 bidder plays low (never overtaking partner, never winning high over the nil's partner, never
-cutting partner's card), it attacks a nil unless its contract needs every trick left (0.2: all
-but one), a nil bidder void in the led suit sheds a high spade under a higher cut, and the
-nil's partner on lead cashes a master spade, then leads into the nil's voids, before its
-other masters (0.2: any master first, the side suits' before the spades).  Hard 0.2
-played its layouts out with Normal, so those lessons would have made the yardstick stronger
-too.  This module plays exactly as Normal did before them: the decisions that changed are
-answered the old way, everything else is Normal's own code.
+cutting partner's card), it leads against a nil the card with the fewest lower cards the nil
+may hold, away from its partner's cuts (0.2: the lowest rank), it attacks a nil unless its
+contract needs every trick left (0.2: all but one), a nil bidder void in the led suit sheds a
+high spade under a higher cut, and the nil's partner on lead cashes a master spade, then leads
+into the nil's voids, before its other masters (0.2: any master first, the side suits' before
+the spades).  Hard 0.2 played its layouts out with Normal, so those lessons would have made
+the yardstick stronger too.  This module plays exactly as Normal did before them: the
+decisions that changed are answered the old way, everything else is Normal's own code.
 """
 
 from __future__ import annotations
@@ -69,7 +70,9 @@ def _against_nil(t: normal._Table) -> Decision | None:
     played = {s for s, _ in t.view.trick}
     nil_after = (any(s in t.opp_nil for s in k.after)
                  and not any(s in played for s in t.opp_nil))
-    if t.pos == 0 or k.winning_seat in t.opp_nil or not nil_after:
+    if t.pos == 0:
+        return _lead_against_nil(t)
+    if k.winning_seat in t.opp_nil or not nil_after:
         return normal._play_against_nil(t)
     if k.led >= 0 and t.legal & SUIT_MASKS[k.led]:
         partner_winning = k.winning_seat == t.mate
@@ -78,3 +81,21 @@ def _against_nil(t: normal._Table) -> Decision | None:
             if not t.beats_winner(card) or partner_winning:
                 return Decision(card, "the nil defence of version 0.2")
     return None
+
+
+def _lead_against_nil(t: normal._Table) -> Decision | None:
+    """0.2 led the lowest rank it held in a suit the nil bidder still followed, spades last
+    on a tie (today's Normal counts the nil's possible lower cards, and avoids its partner's
+    cuts)."""
+    nil = t.opp_nil[0]
+    best, best_key = -1, (99, 99)
+    for c in card_list(t.legal):
+        suit = SUIT_OF[c]
+        if t.k.is_void(nil, suit):
+            continue
+        key = (RANK_OF[c] if c < 52 else 15, 1 if suit == SPADES else 0)
+        if key < best_key:
+            best, best_key = c, key
+    if best < 0:
+        return None
+    return Decision(best, "the lead against a nil of version 0.2")

@@ -146,11 +146,49 @@ NIL_LAST = (
 
 
 def test_normal_does_not_overtake_partner_in_front_of_the_opponents_nil() -> None:
-    # Only W's nil is left to beat N's 5H, and beating it breaks the nil: S plays low rather
-    # than win with the ace and let the nil duck under it.
+    # Only W's nil is left to beat N's 5H, and beating it breaks the nil: S plays under it
+    # rather than win with the ace and let the nil duck under that.  Its 3H and 4H leave W the
+    # same card to go under; S spends the 4H and keeps the 3H to lead at the nil later.
     decision = _normal(NIL_LAST, (3, 4, 4, 0), "5H 2H", S)
-    assert decision.action == parse_card("3H")
+    assert decision.action == parse_card("4H")
     assert "nil" in decision.reason
+
+
+def test_normal_keeps_its_lowest_card_only_when_a_small_one_can_go_instead() -> None:
+    # With the 3H as its only card under N's 5H, S plays it (the ace would let W duck), and
+    # it never spends a ten or higher to keep a low card: those may still win a trick.
+    hands = (
+        "5H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 6S",
+        "2H 6C 7C 8C 9C 6D 7D 8D 9D 5S 7S 8S 9S",
+        "AH 3H TH KH TC JC QC TD JD QD TS JS AS",
+        "4H 6H 7H 8H 9H JH QH KC AC KD AD KS QS",
+    )
+    assert _normal(hands, (3, 4, 4, 0), "5H 2H", S).action == parse_card("3H")
+
+
+# E bids nil.  N wins the first trick and leads again, holding the 3C and the 4D.
+NIL_LEAD = (
+    "AD 4D 3C KC QC JC AH KH QH JH TH 9H AS",
+    "2C 5D 6D 7D 2H 3H 4H 2S 3S 4S 5S 6S 7S",
+    "3D 8D 9D TD 5H 6H 7H 8H 4C 5C 6C 8S 9S",
+    "2D JD QD KD 7C 8C 9C TC AC TS JS QS KS",
+)
+
+
+def test_normal_leads_the_card_the_nil_has_fewest_cards_under() -> None:
+    # The 2D and 3D fell to the first trick: E cannot go under N's 4D.  Under the 3C, the
+    # lower-ranked card, E may still hold the 2C.
+    decision = _normal(NIL_LEAD, (4, 0, 4, 4), "AD 7D 3D 2D", N)
+    assert decision.action == parse_card("4D")
+    assert "nil" in decision.reason
+
+
+def test_normal_does_not_lead_into_a_suit_the_nils_partner_can_cut() -> None:
+    # W shows out of hearts and may still hold spades: N's 2H led at E's nil could be cut by
+    # W, covering the nil, so N leads the 3C (E may hold only the 2C under it).
+    hands = (NIL_LEAD[0].replace("9H", "2H"), NIL_LEAD[1].replace("2H", "9H"), *NIL_LEAD[2:])
+    decision = _normal(hands, (4, 0, 4, 4), "AH 9H 5H 7C", N)
+    assert decision.action == parse_card("3C")
 
 
 def test_normal_does_not_cut_partners_card_in_front_of_the_opponents_nil() -> None:
