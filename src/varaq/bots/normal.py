@@ -11,8 +11,10 @@ Its priorities, in order:
 2. its partner's nil: win the tricks the nil bidder would otherwise be forced to take; lead
    a master spade (the nil sheds a high spade under it), then into the nil bidder's voids,
    then other masters and strength;
-3. an opposing nil: lead low cards the nil bidder must play over, play under the nil bidder,
-   and in front of it play low, never overtaking partner or cutting partner's card;
+3. an opposing nil: lead the card the nil bidder is least likely to hold a lower one of (not
+   into a suit its partner can cut), play under the nil bidder, and in front of it stay under
+   the winning card, never overtaking partner or cutting partner's card, keeping its lowest
+   card of the suit for a later lead;
 4. the contract: take the tricks it still needs; once made, duck (bags cost ten points each
    when they reach the limit) unless the opponents can still be set;
 

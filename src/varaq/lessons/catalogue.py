@@ -266,8 +266,10 @@ _SET_NIL = Lesson(
     text=(
         "When an opponent bids nil, your side wins 100 points if that player takes a trick. "
         "Leave the nil bidder's cards on top whenever you can.",
-        "Play under a nil bidder's card rather than over it, lead low cards they may have to "
-        "beat, and when they play after you, play low and leave partner's card on top.",
+        "Play under a nil bidder's card rather than over it. Lead cards they may have to beat: "
+        "the fewer lower cards of that suit still out, the better, and not a suit their "
+        "partner can trump. When they play after you, stay under the card on top, and keep "
+        "your smallest card of the suit for a later lead.",
     ),
     task="East bid nil and has played the 10♣. Play a card.",
     setup=Setup(
