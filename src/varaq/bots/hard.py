@@ -92,15 +92,19 @@ CLASSIC_SOLVER_CARDS = 4
 #: live nil after a candidate card); past it the nil counts as holding in that layout.
 NIL_NODES = 200_000
 #: In the first this many tricks (all of them) Hard leads against an opponent's live nil by
-#: Normal's rule (the lowest card of a suit the nil bidder still holds) rather than by its
-#: layouts.  In the first three its search chose hardly better than chance: over 369 such
-#: leads, played out on the actual deals, its leads fell 59 and 109 points of hand value short
-#: of the best, a random card's 64 and 110, Normal's 55 and 100 (``benchmarks/nil_leads.py``);
-#: over 600 duplicate deals against Hard 0.2 that was +2.2 points a hand (-1.5 to +5.8;
-#: BENCHMARKS.md, "Hard 0.3", nineteenth pass).  Every lead after them too: +2.65 more (-0.57 to
-#: +5.87 over the same 600 deals, both seeds gaining; Hard 0.2's nils held 194 times of 407
-#: against 213; twenty-first pass); on a third seed's nil deals the two together were +0.70
-#: (-5.42 to +6.82; twenty-second pass).  Which suit breaks a nil turns on cards no layout places.
+#: Normal's rule (the card of a suit the nil bidder still holds with the fewest lower cards
+#: it may hold, away from its partner's cuts; until the twenty-third pass the lowest rank)
+#: rather than by its layouts.  In the first three its search chose hardly better than
+#: chance: over 369 such leads, played out on the actual deals, its leads fell 59 and 109
+#: points of hand value short of the best, a random card's 64 and 110, Normal's 55 and 100
+#: (``benchmarks/nil_leads.py``); over 600 duplicate deals against Hard 0.2 that was +2.2
+#: points a hand (-1.5 to +5.8; BENCHMARKS.md, "Hard 0.3", nineteenth pass).  Every lead after
+#: them too: +2.65 more (-0.57 to +5.87 over the same 600 deals, both seeds gaining; Hard
+#: 0.2's nils held 194 times of 407 against 213; twenty-first pass); on a third seed's nil
+#: deals the two together were +0.70 (-5.42 to +6.82; twenty-second pass).  Normal's defence
+#: of the twenty-third pass (that count for the lead; in its playouts, a small card kept under
+#: the winner) moved it +0.55 (-3.23 to +4.33) over seeds 4-5.  Which suit breaks a nil turns
+#: on cards no layout places.
 NIL_RULE_LEADS = 13
 
 
