@@ -479,9 +479,10 @@ def _play_against_nil(t: _Table) -> Decision | None:
 
 #: The highest rank (``RANK_OF``: 0 is the two) a defender spends under the winning card in
 #: front of a nil to keep its lowest: the nine.  A ten or higher may still win a trick for
-#: the contract.  (Normal against Normal, 20,000 duplicate deals a seed: with the nine
-#: +0.81 and +0.60 points a hand on two seeds beside the lead below; with the eight +0.49 on
-#: seed 1 alone, with the ten +0.63.)
+#: the contract.  (Normal against the Normal before, 20,000 duplicate deals a seed: beside the
+#: lead below, up to the nine +0.81, +0.60 and +0.49 points a hand on three seeds, up to the
+#: ten +0.63 on the first; without it, on that seed, up to the seven +0.18, the nine +0.32,
+#: the ten +0.18, the jack +0.01.)
 SPARE_MAX_RANK = 7
 
 
