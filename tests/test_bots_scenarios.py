@@ -155,15 +155,17 @@ def test_normal_does_not_overtake_partner_in_front_of_the_opponents_nil() -> Non
 
 
 def test_normal_keeps_its_lowest_card_only_when_a_small_one_can_go_instead() -> None:
-    # With the 3H as its only card under N's 5H, S plays it (the ace would let W duck), and
-    # it never spends a ten or higher to keep a low card: those may still win a trick.
+    # Under N's QH, S holds the TH and the 3H.  A ten may still win a trick, so S does not
+    # spend it to keep the 3H: it plays the 3H (the king or the ace would let W duck).
     hands = (
-        "5H 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 6S",
+        "QH 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 6S",
         "2H 6C 7C 8C 9C 6D 7D 8D 9D 5S 7S 8S 9S",
         "AH 3H TH KH TC JC QC TD JD QD TS JS AS",
-        "4H 6H 7H 8H 9H JH QH KC AC KD AD KS QS",
+        "4H 5H 6H 7H 8H 9H JH KC AC KD AD KS QS",
     )
-    assert _normal(hands, (3, 4, 4, 0), "5H 2H", S).action == parse_card("3H")
+    decision = _normal(hands, (3, 4, 4, 0), "QH 2H", S)
+    assert decision.action == parse_card("3H")
+    assert "nil" in decision.reason
 
 
 # E bids nil.  N wins the first trick and leads again, holding the 3C and the 4D.
