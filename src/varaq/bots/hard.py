@@ -103,7 +103,7 @@ NIL_NODES = 200_000
 #: 0.2's nils held 194 times of 407 against 213; twenty-first pass); on a third seed's nil
 #: deals the two together were +0.70 (-5.42 to +6.82; twenty-second pass).  Normal's defence
 #: of the twenty-third pass (that count for the lead; in its playouts, a small card kept under
-#: the winner) moved it +0.24 (-2.77 to +3.25) over seeds 1, 4 and 5.  Which suit breaks a
+#: the winner) moved it +0.65 (-1.98 to +3.27) over seeds 1, 2, 4, 5.  Which suit breaks a
 #: nil turns on cards no layout places.
 NIL_RULE_LEADS = 13
 
