@@ -526,8 +526,8 @@ def _spare_under(t: _Table) -> int:
     mine = k.hand & suit
     if mine:
         under &= ~(1 << lowest(mine, t.jokers))
-    spare = [c for c in card_list(under)
-             if c < 52 and RANK_OF[c] <= SPARE_MAX_RANK and not k.is_master(c)]
+    spare = [c for c in card_list(under)  # a joker's rank (13, 14) is above any spare's
+             if RANK_OF[c] <= SPARE_MAX_RANK and not k.is_master(c)]
     return max(spare, key=lambda c: RANK_OF[c]) if spare else -1
 
 
