@@ -155,14 +155,12 @@ def test_normal_does_not_overtake_partner_in_front_of_the_opponents_nil() -> Non
 
 
 def test_normal_keeps_its_lowest_card_only_when_a_small_one_can_go_instead() -> None:
-    # Under N's QH, S holds the TH and the 3H.  A ten may still win a trick, so S does not
-    # spend it to keep the 3H: it plays the 3H (the king or the ace would let W duck).
-    hands = (
-        "QH 2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 6S",
-        "2H 6C 7C 8C 9C 6D 7D 8D 9D 5S 7S 8S 9S",
-        "AH 3H TH KH TC JC QC TD JD QD TS JS AS",
-        "4H 5H 6H 7H 8H 9H JH KC AC KD AD KS QS",
-    )
+    # NIL_LAST with N's 5H and S's 4H traded for W's QH and TH.  Under N's QH, S holds the TH
+    # and the 3H.  A ten may still win a trick, so S does not spend it to keep the 3H: it
+    # plays the 3H (the king or the ace would let W duck).
+    n, e, s, w = NIL_LAST
+    hands = (n.replace("5H", "QH"), e, s.replace("4H", "TH"),
+             w.replace("QH", "5H").replace("TH", "4H"))
     decision = _normal(hands, (3, 4, 4, 0), "QH 2H", S)
     assert decision.action == parse_card("3H")
     assert "nil" in decision.reason
