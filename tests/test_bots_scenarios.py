@@ -122,11 +122,23 @@ def test_normal_plays_under_the_opponents_nil() -> None:
     assert RANK_OF[card] < RANK_OF[parse_card("7H")], "S must leave E's 7H winning"
 
 
-def test_normal_leads_low_into_the_opponents_nil() -> None:
-    g = _position(NIL_DEFENCE, bids=(3, 0, 3, 4))
-    card = _decide("normal", g.view(N))
-    # The lowest card N can lead in a suit E still follows: make the nil bidder go over it.
-    assert RANK_OF[card] == 0 and not parse_hand("2S") >> card & 1
+def test_normal_leads_low_into_the_opponents_nil_keeping_its_lowest_for_a_later_round() -> None:
+    # A low card E must go over, but not one of N's twos: no suit has been played yet, so N
+    # opens one with a three and keeps its two for a later round.
+    decision = _normal(NIL_DEFENCE, (3, 0, 3, 4), "", N)
+    assert decision.action in (parse_card("3C"), parse_card("3D"))
+    assert "keeping the two" in decision.reason
+
+
+def test_normal_leads_its_lowest_once_the_suit_has_been_played() -> None:
+    # NIL_LEAD with N's 3C and S's 3D traded: after the ace of diamonds wins the first round,
+    # N leads the 3D, its lowest (under it E may hold nothing); only a suit not yet played
+    # keeps its lowest card back.
+    n, e, s, w = NIL_LEAD
+    hands = (n.replace("3C", "3D"), e, s.replace("3D", "3C"), w)
+    decision = _normal(hands, (4, 0, 4, 4), "AD 7D 8D 2D", N)
+    assert decision.action == parse_card("3D")
+    assert "nil" in decision.reason
 
 
 def test_normal_attacks_the_nil_unless_the_contract_needs_every_trick() -> None:

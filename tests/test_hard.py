@@ -412,7 +412,8 @@ def test_hard_leads_against_a_nil_early_by_normals_rule_whatever_its_layouts() -
     # A deal of a strength run: East bid nil; after two tricks South (a defender) leads from
     # S QJ93, H 5, D KT752, C A.  In the first three tricks the layouts cannot tell which suit
     # catches the nil (Hard's picks moved with the seed: K♦, 5♥, A♣, 2♦), so Hard leads as
-    # Normal does, the lowest card of a suit the nil bidder still holds: the 2♦.
+    # Normal does, a low card of a suit the nil bidder still holds, keeping the lowest of a
+    # suit not yet played for a later round: the 5♦.
     g = Game("classic")
     g.deal(hands=[1178751773868056, 141605341250950, 915893809133568, 2267348703117921],
            dealer=2)
@@ -424,7 +425,7 @@ def test_hard_leads_against_a_nil_early_by_normals_rule_whatever_its_layouts() -
     assert g.turn == 2 and view.bids[1] == 0
     for seed in range(1, 6):
         decision = HardBot(samples=8).decide(view, random.Random(seed))
-        assert decision.action == parse_card("2D")
+        assert decision.action == parse_card("5D")
         assert "nil bidder" in decision.reason
 
 

@@ -104,7 +104,8 @@ NIL_NODES = 200_000
 #: deals the two together were +0.70 (-5.42 to +6.82; twenty-second pass).  Normal's defence
 #: of the twenty-third pass (that count for the lead; in its playouts, a small card kept under
 #: the winner) moved it +0.65 (-1.98 to +3.27) over seeds 1, 2, 4, 5.  Which suit breaks a
-#: nil turns on cards no layout places.
+#: nil turns on cards no layout places.  Since the twenty-fourth pass the rule keeps the
+#: lowest card of a suit not yet played for a later round.
 NIL_RULE_LEADS = 13
 
 

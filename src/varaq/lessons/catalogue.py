@@ -268,8 +268,9 @@ _SET_NIL = Lesson(
         "Leave the nil bidder's cards on top whenever you can.",
         "Play under a nil bidder's card rather than over it. Lead cards they may have to beat: "
         "the fewer lower cards of that suit still out, the better, and not a suit their "
-        "partner can trump. When they play after you, stay under the card on top, and keep "
-        "your smallest card of the suit for a later lead.",
+        "partner can trump. When they play after you, stay under the card on top. Open a new "
+        "suit with a card other than your smallest: on the first round their partner covers "
+        "anyway, and your smallest is worth more later.",
     ),
     task="East bid nil and has played the 10♣. Play a card.",
     setup=Setup(
