@@ -7,7 +7,6 @@ import random
 from deal_helpers import layout
 from varaq import Game
 from varaq.actions import BLIND_NIL, LOOK, bid
-from varaq.bots.normal import NormalBot
 from varaq.bots.sampling import Sampler, bid_fit
 from varaq.cards import SPADE_MASK, SUIT_MASKS, parse_card, parse_hand
 from varaq.engine import PLAY
@@ -174,17 +173,20 @@ def test_every_layout_that_fits_the_voids_is_equally_likely() -> None:
 
 
 def test_a_tightly_constrained_ending_is_always_dealt() -> None:
-    # Normal's own game, six tricks in, seen from North: the voids shown leave South only
+    # A game of Normal's, six tricks in, seen from North: the voids shown leave South only
     # spades and West none, so the unseen cards fall into two groups, each shared with East
     # alone (17,640 complete deals).  On such an ending (another game of Normal 0.2's) the
     # card-by-card dealer of version 0.3 filled the hands right in 313 tries of 20,000 and gave
-    # up after 200 on about one deal in 25, which sent Hard back to Normal's play.
+    # up after 200 on about one deal in 25, which sent Hard back to Normal's play.  The moves
+    # are written out (Normal's of 2026-12-06), so a later change to Normal's play keeps the
+    # position.
     g = Game("classic", seed="s:5794")
     g.deal()
-    rng = random.Random(5794)
-    normal = NormalBot()
-    for _ in range(30):
-        g.apply(normal.act(g.view(g.turn), rng))
+    for value in (3, 7, 0, 3):
+        g.apply(bid(value))
+    plays = "KD 3D 9D 2D QD AD 5D 4D 5C 4C KC 3C 2C 7C JC 9C TH 9H QH 4H 5H 7H KH JH 3S 8H"
+    for card in plays.split():
+        g.apply(parse_card(card))
     view = g.view(0)
     assert view.cards_left == (7, 7, 6, 6)
     sampler = Sampler(view, use_bids=False)
