@@ -411,9 +411,11 @@ def test_hard_breaks_a_tie_the_way_normal_would_a_nil_sheds_its_highest_safe_car
 def test_hard_leads_against_a_nil_early_by_normals_rule_whatever_its_layouts() -> None:
     # A deal of a strength run: East bid nil; after two tricks South (a defender) leads from
     # S QJ93, H 5, D KT752, C A.  In the first three tricks the layouts cannot tell which suit
-    # catches the nil (Hard's picks moved with the seed: K♦, 5♥, A♣, 2♦), so Hard leads as
-    # Normal does, a low card of a suit the nil bidder still holds, keeping the lowest of a
-    # suit not yet played for a later round: the 5♦.
+    # catches the nil (Hard's picks moved with the seed: K♦, 5♥, A♣, 2♦), so Hard leads by
+    # Normal's rule, the lowest card of a suit the nil bidder still holds: the 2♦.  (Normal
+    # itself keeps the 2♦ back, diamonds not having been played; Hard does not, KEEP_LOWEST.)
+    from varaq.bots.normal import choose_play
+
     g = Game("classic")
     g.deal(hands=[1178751773868056, 141605341250950, 915893809133568, 2267348703117921],
            dealer=2)
@@ -425,8 +427,9 @@ def test_hard_leads_against_a_nil_early_by_normals_rule_whatever_its_layouts() -
     assert g.turn == 2 and view.bids[1] == 0
     for seed in range(1, 6):
         decision = HardBot(samples=8).decide(view, random.Random(seed))
-        assert decision.action == parse_card("5D")
+        assert decision.action == parse_card("2D")
         assert "nil bidder" in decision.reason
+    assert choose_play(view).action == parse_card("5D")
 
 
 def test_hard_leads_against_a_live_nil_by_normals_rule_late_in_the_hand_too() -> None:

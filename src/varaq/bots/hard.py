@@ -104,9 +104,16 @@ NIL_NODES = 200_000
 #: deals the two together were +0.70 (-5.42 to +6.82; twenty-second pass).  Normal's defence
 #: of the twenty-third pass (that count for the lead; in its playouts, a small card kept under
 #: the winner) moved it +0.65 (-1.98 to +3.27) over seeds 1, 2, 4, 5.  Which suit breaks a
-#: nil turns on cards no layout places.  Since the twenty-fourth pass the rule keeps the
-#: lowest card of a suit not yet played for a later round.
+#: nil turns on cards no layout places.  (Without Normal's newest part of it: see
+#: :data:`KEEP_LOWEST`.)
 NIL_RULE_LEADS = 13
+#: Whether Hard's leads against a nil, and the defenders its layouts imagine, keep back the
+#: lowest card of a suit not yet played as Normal does (:func:`~varaq.bots.normal.choose_play`).
+#: They do not.  Normal gains by it in its own arena, but in its contracts, not in nils broken;
+#: Hard's margin is in nils, and with the rule Hard lost 6.0 points a hand against Hard 0.2
+#: over the first 127 deals of seed 6 (-14.6 to +2.7, paired), Hard 0.2's nils holding 44
+#: times of 79 against 37 (BENCHMARKS.md, "Hard 0.3", twenty-fourth pass).
+KEEP_LOWEST = False
 
 
 #: What a finished hand is worth to a side, in points of the match (see
@@ -186,7 +193,7 @@ def _finish_with_normal(g: Game) -> HandScore:
                 continue
         view = g.view(g.turn)
         if phase == PLAY:
-            action = choose_play(view).action
+            action = choose_play(view, keep_lowest=KEEP_LOWEST).action
         elif phase == BIDDING:
             action = choose_bid(view).action
         elif phase == EXCHANGE:
@@ -309,7 +316,7 @@ class HardBot:
             return Decision(card, f"Play {_the(card)}: your legal cards are all equivalent")
         goal = _Goal(view, k)
         if goal.kind == "their_nil" and not view.trick and len(view.tricks) < NIL_RULE_LEADS:
-            return choose_play(view, k)
+            return choose_play(view, k, keep_lowest=KEEP_LOWEST)
         sampler = Sampler(view, k, use_bids=self.use_bids)
         tallies = {c: _Tally() for c in candidates}
         solve_late = self.solves_late(view, k)
@@ -437,7 +444,8 @@ def _remaining(view: View, k: Knowledge) -> int:
 
 def _normal_candidate(view: View, k: Knowledge, candidates: list[int]) -> int:
     """The candidate standing for the card Normal would play here (-1 if none does)."""
-    return candidate_for(view, k, candidates, choose_play(view, k).action)
+    return candidate_for(view, k, candidates,
+                         choose_play(view, k, keep_lowest=KEEP_LOWEST).action)
 
 
 def candidate_for(view: View, k: Knowledge, candidates: list[int], card: int) -> int:

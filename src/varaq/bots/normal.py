@@ -229,12 +229,14 @@ class _Table:
     """The facts one play decision needs, computed once."""
 
     __slots__ = (
-        "bag_limit", "bags", "jokers", "k", "led", "left", "legal", "mate", "mate_nil", "me_nil",
-        "need", "opp_need", "opp_nil", "penalty", "pos", "seat", "side", "view",
+        "bag_limit", "bags", "jokers", "k", "keep_lowest", "led", "left", "legal", "mate",
+        "mate_nil", "me_nil", "need", "opp_need", "opp_nil", "penalty", "pos", "seat", "side",
+        "view",
     )
 
-    def __init__(self, view: View, k: Knowledge) -> None:
+    def __init__(self, view: View, k: Knowledge, keep_lowest: bool = True) -> None:
         self.view = view
+        self.keep_lowest = keep_lowest
         self.k = k
         self.jokers = k.jokers
         self.seat = view.seat
@@ -300,14 +302,17 @@ class _Table:
         return False, "the contract is made and overtricks are bags"
 
 
-def choose_play(view: View, k: Knowledge | None = None) -> Decision:
-    """The card Normal plays (see the module docstring for its priorities)."""
+def choose_play(view: View, k: Knowledge | None = None, *, keep_lowest: bool = True) -> Decision:
+    """The card Normal plays (see the module docstring for its priorities).
+
+    ``keep_lowest=False``: lead against a nil without keeping back the lowest card of a suit
+    not yet played (:func:`_kept_for_later`), as the Hard player does."""
     if len(view.legal) == 1:
         card = view.legal[0]
         return Decision(card, f"Play the {_name(card)}: the only legal card")
     if k is None:
         k = Knowledge.from_view(view)
-    t = _Table(view, k)
+    t = _Table(view, k, keep_lowest)
     if t.me_nil:
         return _play_own_nil(t)
     if t.mate_nil:
@@ -539,6 +544,8 @@ def _kept_for_later(t: _Table) -> int:
     """
     k = t.k
     kept = 0
+    if not t.keep_lowest:
+        return kept
     for suit in range(4):
         mine = t.legal & SUIT_MASKS[suit]
         played = SUIT_MASKS[suit] & ~k.unseen & ~k.hand  # at a lead the trick is empty
