@@ -540,7 +540,8 @@ def _kept_for_later(t: _Table) -> int:
     +0.65, +0.80 and +1.22 points a hand on four seeds, most of it in the defence's own
     contracts (on seeds 1 and 13 it was set 163 and 303 times fewer in 40,000 hands) and little
     in nils (15 more and 60 fewer of some 15,800 held against it); kept on every round, not
-    only the first, -0.44.
+    only the first, -0.44.  The Hard player leads without it (see
+    :data:`varaq.bots.hard.KEEP_LOWEST`).
     """
     k = t.k
     kept = 0
