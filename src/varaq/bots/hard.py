@@ -110,9 +110,9 @@ NIL_RULE_LEADS = 13
 #: Whether Hard's leads against a nil, and the defenders its layouts imagine, keep back the
 #: lowest card of a suit not yet played as Normal does (:func:`~varaq.bots.normal.choose_play`).
 #: They do not.  Normal gains by it in its own arena, but in its contracts, not in nils broken;
-#: Hard's margin is in nils, and with the rule Hard lost 6.0 points a hand against Hard 0.2
-#: over the first 127 deals of seed 6 (-14.6 to +2.7, paired), Hard 0.2's nils holding 44
-#: times of 79 against 37 (BENCHMARKS.md, "Hard 0.3", twenty-fourth pass).
+#: Hard's margin is in nils, and with the rule Hard lost 3.2 points a hand against Hard 0.2
+#: over seed 6's 300 duplicate deals (-8.5 to +2.0, paired), Hard 0.2's nils holding 105
+#: times of 186 against 96 (BENCHMARKS.md, "Hard 0.3", twenty-fourth pass).
 KEEP_LOWEST = False
 
 
