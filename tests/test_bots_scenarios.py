@@ -130,6 +130,21 @@ def test_normal_leads_low_into_the_opponents_nil_keeping_its_lowest_for_a_later_
     assert "keeping the two" in decision.reason
 
 
+def test_normal_keeps_its_lowest_in_the_joker_game_too() -> None:
+    # NIL_DEFENCE with N's 2C and S's 2H, cards the joker deck leaves out, traded for the
+    # jokers.  The 2C is not in play, yet clubs have not been played: N keeps its 3C as it
+    # keeps its 2D, and leads the 3D.
+    n, e, s, w = NIL_DEFENCE
+    g = Game(Rules.named("classic").with_options(jokers=True), seed=1)
+    hands = (n.replace("2C", "LJ"), e, s.replace("2H", "BJ"), w)
+    g.deal(hands=[parse_hand(h) for h in hands], dealer=W)
+    for seat in (N, E, S, W):
+        g.apply(BID + (3, 0, 3, 4)[seat], seat=seat)
+    decision = make_bot("normal").decide(g.view(N), random.Random(0))
+    assert decision.action == parse_card("3D")
+    assert "keeping the two" in decision.reason
+
+
 def test_normal_leads_its_lowest_once_the_suit_has_been_played() -> None:
     # NIL_LEAD with N's 3C and S's 3D traded: after the ace of diamonds wins the first round,
     # N leads the 3D, its lowest (under it E may hold nothing); only a suit not yet played
