@@ -150,8 +150,10 @@ def test_fast_is_fast_and_slow_is_restful(browser: Browser, paced: Server) -> No
         assert min(gaps) >= dwell - TIMER_SLACK, (speed, dwell, sorted(round(g) for g in gaps))
     # Fast sweeps a finished trick up as soon as its last card has been seen; normal lets it
     # lie for most of a second.
-    # (The page waits 80 ms. The median, not the slowest: a busy machine may hold one timer
-    # back by a second (1.2 s once in a full run on two cores): the machine, not the page.)
+    # (The page waits 80 ms. The quickest sweep, not the median: a busy machine holds timers
+    # back, never forward, and in a full run on a fresh two-core machine two sweeps of three
+    # came late (296 and 360 ms, the third 89): the machine, not the page.  A page that let
+    # a fast trick lie as long as a normal one would still fail here.)
     sweeps = clearing_waits(timed["fast"])
-    assert statistics.median(sweeps) <= 200, sweeps
+    assert min(sweeps) <= 200, sweeps
     assert min(clearing_waits(timed["normal"])) >= 800, clearing_waits(timed["normal"])
