@@ -30,9 +30,10 @@ lose the trick, where the player held two or more cards of the led suit that wou
 tabled by whether a nil was alive and how the player stood to it, beside the share in which the
 card played was not the player's lowest: how far the rule the Sampler reads plays by (players
 follow with their lowest losing card, :data:`varaq.bots.sampling.WASTE_FIT`) holds for the
-players of the file.  With ``--tricks``, on the deals where nobody bid nil, each player's bid,
-tricks, bags and sets with the same cards (:func:`tricks`): where a margin in contracts comes
-from.
+players of the file; and a live nil's own ducks under the winner, beside the share that kept a
+higher safe card (the nil's rule, :data:`varaq.bots.sampling.NIL_DUCK_FIT`).  With
+``--tricks``, on the deals where nobody bid nil, each player's bid, tricks, bags and sets with
+the same cards (:func:`tricks`): where a margin in contracts comes from.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from varaq import Game  # noqa: E402
 from varaq.actions import BID  # noqa: E402
 from varaq.bots.bidding import nil_danger  # noqa: E402
 from varaq.bots.knowledge import POWER  # noqa: E402
+from varaq.bots.sampling import kept_a_higher_safe_card  # noqa: E402
 from varaq.bots.simbid import nil_hold  # noqa: E402
 from varaq.cards import SUIT_MASKS, SUIT_OF  # noqa: E402
 from varaq.solver import Solver, SolverLimit  # noqa: E402
@@ -372,14 +374,18 @@ def _follow_context(seat: int, winning: int, live: list[int]) -> str:
 
 def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
     """Side -> context (:func:`_follow_context`) -> losing follows with a choice of losing
-    cards, and the share of them that were not the player's lowest.  Nil bidders' own plays
-    are left out, as the Sampler leaves them out."""
+    cards, and the share of them that were not the player's lowest.  A live nil's own ducks
+    under the trick's winner (context ``"the nil's own duck"``) are counted the other way: the
+    share that kept a higher safe card not equivalent to the one played (a card still out
+    between them), the rule the Sampler reads a nil's plays by
+    (:data:`varaq.bots.sampling.NIL_DUCK_FIT`)."""
     tally: dict[str, Counter[tuple[str, bool]]] = {"a": Counter(), "b": Counter()}
     for deal in records(path):
         for t in deal["tables"]:
             hands, bids, plays = list(t["dealt"]), t["bids"], t["plays"]
             taken = [0, 0, 0, 0]
             leader = (t["dealer"] + 1) & 3
+            gone = 0
             for first in range(0, len(plays), 4):
                 cards = plays[first:first + 4]
                 led = SUIT_OF[cards[0]]
@@ -389,17 +395,28 @@ def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
                 for i, card in enumerate(cards):
                     seat = (leader + i) & 3
                     top = cards[win]
-                    if i and bids[seat] != 0 and SUIT_OF[card] == led \
-                            and power[card] <= power[top]:
+                    nil = seat in live
+                    if i and (bids[seat] != 0 or nil) and SUIT_OF[card] == led \
+                            and power[card] < power[top] + (not nil):
                         losers = [c for c in range(52) if hands[seat] >> c & 1
                                   and SUIT_MASKS[led] >> c & 1 and power[c] <= power[top]]
                         if len(losers) >= 2:
                             who = "a" if (seat & 1) == t["a_side"] else "b"
-                            context = _follow_context(seat, (leader + win) & 3, live)
-                            tally[who][(context, card != min(losers))] += 1
+                            if nil:
+                                between = tuple(sorted(
+                                    (c for c in range(52) if SUIT_MASKS[led] >> c & 1
+                                     and power[card] < power[c] < power[top]),
+                                    key=lambda c: power[c]))
+                                context = "the nil's own duck"
+                                odd = kept_a_higher_safe_card(between, hands[seat], gone)
+                            else:
+                                context = _follow_context(seat, (leader + win) & 3, live)
+                                odd = card != min(losers)
+                            tally[who][(context, odd)] += 1
                     if power[card] > power[top]:
                         win = i
                     hands[seat] &= ~(1 << card)
+                    gone |= 1 << card
                 leader = (leader + win) & 3
                 taken[leader] += 1
     out: dict[str, dict[str, dict[str, Any]]] = {}
@@ -407,8 +424,8 @@ def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
         out[who] = {}
         for context in sorted({context for context, _ in c}):
             total = c[(context, False)] + c[(context, True)]
-            out[who][context] = {"follows": total,
-                                 "not_lowest": round(c[(context, True)] / total, 2)}
+            share = "kept_higher" if context == "the nil's own duck" else "not_lowest"
+            out[who][context] = {"follows": total, share: round(c[(context, True)] / total, 2)}
     return out
 
 

@@ -94,6 +94,16 @@ def test_nil_sides_sets_the_model_s_counts_beside_the_table_s(record: str) -> No
                                              "model": 0.33}}
 
 
+def test_follows_reads_the_nil_s_own_ducks_by_the_sampler_s_rule(record: str) -> None:
+    # East ducks five times with two safe cards or more: the JH (from A J 9 4 under the KH),
+    # the 9C (from Q T 9 4 3 under the JC: the ten touches it), the 9H (from A 9 4 under the
+    # QH), the TS (from T 2 under the AS) and the 3C (from Q 4 3 under the 7C: touching the
+    # four).  None kept a higher safe card with a card out between.
+    out = details.follows(record)
+    assert out["b"]["the nil's own duck"] == {"follows": 5, "kept_higher": 0.0}
+    assert out["a"] == {"defending a live nil": {"follows": 8, "not_lowest": 0.38}}
+
+
 @pytest.mark.parametrize("main", [nil_leads.main, details.main], ids=["nil_leads", "details"])
 def test_a_missing_or_broken_details_file_is_one_line(
     main: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str],
