@@ -102,7 +102,10 @@ def test_a_friend_sees_you_online_and_your_invitation_brings_them_to_the_table(
     panel.get_by_label("Player's name").fill(bo_name)
     panel.get_by_role("button", name="Follow", exact=True).click()
     friend = panel.locator(".friend", has_text=bo_name)
-    expect(friend.locator(".friend-status")).to_have_text("Online")
+    # Online at once if Bo's page socket is already open, else at the panel's next look (every
+    # 20 s, REFRESH_SECONDS in friends.js): on a loaded two-core machine Bo's socket once
+    # opened after Ana's follow was answered.
+    expect(friend.locator(".friend-status")).to_have_text("Online", timeout=25_000)
     fits(ana, "#friends")
     shot(ana, "friends-panel-laptop")
 
