@@ -29,6 +29,18 @@ def _share(
     return sum(bool(lay.hands[seat] & mask) for lay in lays) / len(lays)
 
 
+def _played(hands: list[int], bids: tuple[int, int, int, int], cards: str) -> Game:
+    """A classic game of ``hands``, West dealing, bid ``bids`` from North on, then ``cards``
+    played (names separated by spaces)."""
+    g = Game("classic", seed=1)
+    g.deal(hands=list(hands), dealer=W)
+    for seat, b in zip((N, E, S, W), bids, strict=True):
+        g.apply(bid(b), seat=seat)
+    for card in cards.split(" "):
+        g.apply(parse_card(card))
+    return g
+
+
 def test_a_nil_bidder_is_given_the_ace_of_spades_almost_never() -> None:
     hands = layout(N="2S 3S 4S 5H 6H 7H 8H 2D 3D 4D 5D 6D 7D",
                    S="KS QS 9H TH JH 8D 9D TD 2C 3C 4C 5C 6C")
@@ -63,12 +75,7 @@ def test_the_last_to_play_wins_as_cheaply_as_possible() -> None:
                    E="5C QC 6S 7S 8S 9H TH JH 6D 7D 8D 9D TD",
                    S="9C 4C 9S TS JS QH KH AH JD QD KD AD 2H",
                    W="KC 6C 7C 8C JC TC QS KS AS AC 3H 4H 5S")
-    g = Game("classic", seed=1)
-    g.deal(hands=[h for h in hands], dealer=W)
-    for seat in (N, E, S, W):
-        g.apply(bid(3), seat=seat)
-    for card in ("2C", "5C", "9C", "KC"):
-        g.apply(parse_card(card))
+    g = _played(hands, (3, 3, 3, 3), "2C 5C 9C KC")
     queen = 1 << parse_card("QC")
     evidence = play_evidence(g.view(S))
     assert [e.seat for e in evidence] == [W]
@@ -82,12 +89,7 @@ def test_a_queen_thrown_under_a_lost_trick_is_a_singleton() -> None:
     hands = layout(N="AH 2C 3C 2S 3S 4S 5S 2D 3D 4D 5D 6D 7D",
                    E="QH 4C 5C 6C 7C 8C 9C TC 8D 9D TD JD 6S",
                    S="2H 3H 4H 5H 6H JC QC KC AC QD KD AD 7S")
-    g = Game("classic", seed=1)
-    g.deal(hands=[h for h in hands], dealer=W)
-    for seat in (N, E, S, W):
-        g.apply(bid(3), seat=seat)
-    g.apply(parse_card("AH"))
-    g.apply(parse_card("QH"))
+    g = _played(hands, (3, 3, 3, 3), "AH QH")
     small = parse_hand("7H 8H 9H TH JH")  # the hearts South cannot see below the queen
     assert _share(S, g, E, small, use=False) > 0.5
     assert _share(S, g, E, small, use=True) < 0.3
@@ -96,12 +98,7 @@ def test_a_queen_thrown_under_a_lost_trick_is_a_singleton() -> None:
 def test_no_evidence_from_a_follow_that_won() -> None:
     hands = layout(N="2H 2C 3C 2S 3S 4S 5S 2D 3D 4D 5D 6D 7D",
                    E="AH 4C 5C 6C 7C 8C 9C TC 8D 9D TD JD 6S")
-    g = Game("classic", seed=1)
-    g.deal(hands=[h for h in hands], dealer=W)
-    for seat in (N, E, S, W):
-        g.apply(bid(3), seat=seat)
-    g.apply(parse_card("2H"))
-    g.apply(parse_card("AH"))  # second to play, East wins: it says nothing of its hearts
+    g = _played(hands, (3, 3, 3, 3), "2H AH")  # second to play, East wins: nothing is said
     assert play_evidence(g.view(S)) == []
     assert SPADE_MASK  # the module's constants are in reach for the reader
 
@@ -114,12 +111,7 @@ def test_a_live_nil_ducks_with_its_highest_safe_card() -> None:
     hands = layout(N="KH 2C 3C 2S 3S 4S 5S 2D 3D 4D 5D 6D 7D",
                    E="9H 4C 5C 6C 7C 8C 9C TC 8D 9D TD JD 6S",
                    S="2H 3H 4H 5H 6H JC QC KC AC QD KD AD 7S")
-    g = Game("classic", seed=1)
-    g.deal(hands=[h for h in hands], dealer=W)
-    for seat, b in zip((N, E, S, W), (3, 0, 3, 3), strict=True):
-        g.apply(bid(b), seat=seat)
-    g.apply(parse_card("KH"))
-    g.apply(parse_card("9H"))
+    g = _played(hands, (3, 0, 3, 3), "KH 9H")
     [e] = play_evidence(g.view(S))
     assert (e.seat, e.nil, e.cheaper) == (E, True, parse_hand("TH JH QH"))
     assert not e.wasted(parse_hand("TH 2C"))  # the ten touches the nine
@@ -138,10 +130,5 @@ def test_no_nil_evidence_from_a_broken_nil() -> None:
                    E="AH 9H 4C 5C 6C 7C 8C 9C TC 8D 9D TD 6S",
                    S="4H 5H 6H 7H 8H JC QC KC AC QD AD 7S 8S",
                    W="TH JH QH KH 6D 7D JD 9S TS JS QS KS AS")
-    g = Game("classic", seed=1)
-    g.deal(hands=[h for h in hands], dealer=W)
-    for seat, b in zip((N, E, S, W), (3, 0, 3, 3), strict=True):
-        g.apply(bid(b), seat=seat)
-    for card in ["2H", "AH", "4H", "TH", "9H", "5H", "KH", "3H", "JD", "KD", "8D"]:
-        g.apply(parse_card(card))
+    g = _played(hands, (3, 0, 3, 3), "2H AH 4H TH 9H 5H KH 3H JD KD 8D")
     assert not any(e.nil for e in play_evidence(g.view(S)))
