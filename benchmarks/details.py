@@ -53,7 +53,7 @@ from varaq import Game  # noqa: E402
 from varaq.actions import BID  # noqa: E402
 from varaq.bots.bidding import nil_danger  # noqa: E402
 from varaq.bots.knowledge import POWER  # noqa: E402
-from varaq.bots.sampling import kept_a_higher_safe_card  # noqa: E402
+from varaq.bots.sampling import cards_between, kept_a_higher_safe_card  # noqa: E402
 from varaq.bots.simbid import nil_hold  # noqa: E402
 from varaq.cards import SUIT_MASKS, SUIT_OF  # noqa: E402
 from varaq.solver import Solver, SolverLimit  # noqa: E402
@@ -396,17 +396,15 @@ def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
                     seat = (leader + i) & 3
                     top = cards[win]
                     nil = seat in live
+                    # (A card of the led suit other than the winner never ties with it.)
                     if i and (bids[seat] != 0 or nil) and SUIT_OF[card] == led \
-                            and power[card] < power[top] + (not nil):
+                            and power[card] < power[top]:
                         losers = [c for c in range(52) if hands[seat] >> c & 1
                                   and SUIT_MASKS[led] >> c & 1 and power[c] <= power[top]]
                         if len(losers) >= 2:
                             who = "a" if (seat & 1) == t["a_side"] else "b"
                             if nil:
-                                between = tuple(sorted(
-                                    (c for c in range(52) if SUIT_MASKS[led] >> c & 1
-                                     and power[card] < power[c] < power[top]),
-                                    key=lambda c: power[c]))
+                                between = cards_between(power, card, top, SUIT_MASKS[led])
                                 context = "the nil's own duck"
                                 odd = kept_a_higher_safe_card(between, hands[seat], gone)
                             else:

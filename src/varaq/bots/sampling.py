@@ -51,7 +51,7 @@ from .bidding import estimate_tricks, nil_danger, top_trump
 from .knowledge import ABOVE, ORDER, POWER, Knowledge
 
 __all__ = ["Layout", "Sampler", "SamplingError", "bid_fit", "PlayEvidence", "WASTE_FIT",
-           "NIL_DUCK_FIT", "kept_a_higher_safe_card"]
+           "NIL_DUCK_FIT", "cards_between", "kept_a_higher_safe_card"]
 
 #: How far (in tricks) a bid usually sits from the hand's estimated tricks.
 BID_SPREAD = 1.1
@@ -139,19 +139,23 @@ class PlayEvidence:
     the seat's current holding in a layout, its hand at the moment of the play.  ``cheaper``
     are the cards of the played card's suit that would have done the same job for less (below
     it, and for a winning play, still above the trick's winner); for a live nil's duck, the
-    cards it would rather have shed (above it, still below the winner), and then ``nil`` is
-    true and the play weighs :data:`NIL_DUCK_FIT` rather than :data:`WASTE_FIT`.
+    cards it would rather have shed (above it, still below the winner), which weighs
+    :data:`NIL_DUCK_FIT` rather than :data:`WASTE_FIT`.
     """
 
     seat: int
     card: int
     later: int
     cheaper: int
-    nil: bool = False
-    #: For a nil's duck: the cards above it and below the winner, lowest first, and every
-    #: card played before it (see :func:`kept_a_higher_safe_card`).
+    #: For a nil's duck (empty for any other play): the cards above it and below the winner,
+    #: lowest first, and every card played before it (see :func:`kept_a_higher_safe_card`).
     between: tuple[int, ...] = ()
     gone: int = 0
+
+    @property
+    def nil(self) -> bool:
+        """Whether this is a live nil's duck."""
+        return bool(self.between)
 
     def wasted(self, holding_now: int) -> bool:
         """Whether, with ``holding_now``, the play threw away a card dearer than needed (for
@@ -166,6 +170,13 @@ class PlayEvidence:
         if not hand & self.cheaper:
             return False
         return not self.nil or kept_a_higher_safe_card(self.between, hand, self.gone)
+
+
+def cards_between(power: tuple[int, ...], low: int, high: int, suit: int) -> tuple[int, ...]:
+    """The cards of ``suit`` (a mask) that rank above ``low`` and below ``high`` by ``power``,
+    lowest first: the safe cards above a nil's duck under the winner ``high``."""
+    return tuple(sorted((c for c in _cards(suit) if power[low] < power[c] < power[high]),
+                        key=lambda c: power[c]))
 
 
 def kept_a_higher_safe_card(between: tuple[int, ...], hand: int, gone: int) -> bool:
@@ -217,26 +228,25 @@ def play_evidence(view: View) -> list[PlayEvidence]:
             seat = (leader + i) & 3
             if i and seat != view.seat:
                 suit = SUIT_MASKS[SUIT_OF[card]]
-                cheaper, nil = 0, seat in nil_seats
+                below = suit & ~above[card] & ~(1 << card)
+                cheaper = 0
                 between: tuple[int, ...] = ()
-                if nil:
+                if seat in nil_seats:
                     if seat not in broken and SUIT_OF[card] == led and power[card] < power[winner]:
                         # A live nil ducking under the winner sheds its highest safe card.
-                        cheaper = above[card] & _at_most(power, winner, suit) & ~(1 << winner)
-                        between = tuple(sorted(_cards(cheaper), key=lambda c: power[c]))
+                        between = cards_between(power, card, winner, suit)
+                        cheaper = sum(1 << c for c in between)
                 elif power[card] <= power[winner] and SUIT_OF[card] == led:
-                    below = suit & ~above[card] & ~(1 << card)
                     cheaper = below  # a loser: any lower card of the suit loses as well
                 elif power[card] > power[winner] and i == 3:
                     # The last to play wins with the cheapest card that beats the trick.
-                    below = suit & ~above[card] & ~(1 << card)
                     cheaper = below & ~_at_most(power, winner, suit)
                 if cheaper:
                     later = 0
                     for s, c in plays[index:]:
                         if s == seat:
                             later |= 1 << c
-                    out.append(PlayEvidence(seat, card, later, cheaper, nil, between, gone))
+                    out.append(PlayEvidence(seat, card, later, cheaper, between, gone))
             if power[card] > power[winner]:
                 winner, winning = card, i
             gone |= 1 << card
