@@ -169,6 +169,9 @@ class Player:
         self.node = node
         #: (version after, seat letter, action) of each action the server said it took.
         self.accepted: list[tuple[int, str, str]] = []
+        #: (version after if taken, action, what came back instead of a 200): kept to explain
+        #: a version nobody was told of, should one be stored.
+        self.unanswered: list[tuple[int, str, str]] = []
 
     @property
     def headers(self) -> dict[str, str]:
@@ -198,10 +201,14 @@ class Player:
         try:
             response = self.post(f"/api/games/{table}/actions",
                                  {"action": choice, "version": st["version"]})
-        except httpx2.HTTPError:
+        except httpx2.HTTPError as e:
+            self.unanswered.append((st["version"] + 1, choice, f"{type(e).__name__}: {e}"))
             return False
         if response.status_code == 200:
             self.accepted.append((st["version"] + 1, st["you"], choice))
+        else:
+            self.unanswered.append((st["version"] + 1, choice,
+                                    f"{response.status_code} {response.text[:200]}"))
         return False
 
 
@@ -347,21 +354,27 @@ class MePage(Kept):
                     old.close()
 
 
-def online_throughout(db: str, name: str, stop: threading.Event) -> list[bool]:
+def online_throughout(db: str, name: str, first: threading.Event,
+                      stop: threading.Event) -> list[bool]:
     """Whether ``name`` counts as online (a fresh presence row with a socket, from any
-    process), looked at every 0.05 s until ``stop``."""
+    process), looked at every 0.05 s: ``first`` is set after the first look, and the last is
+    taken after ``stop`` (on a loaded machine the connection alone can outlast what is
+    watched, and a watch that never looked proves nothing)."""
     engine = create_engine(db)
     looks: list[bool] = []
     try:
-        while not stop.is_set():
+        while True:
+            stopping = stop.is_set()
             with engine.connect() as c:
                 looks.append(bool(c.execute(text(
                     "select count(*) from presence p join users u on u.id = p.user_id "
                     "where u.name = :name and p.sockets > 0"), {"name": name}).scalar()))
+            first.set()
+            if stopping:
+                return looks
             time.sleep(0.05)
     finally:
         engine.dispose()
-    return looks
 
 
 def sockets_reach(sockets: list[Socket], version: int) -> None:
@@ -468,13 +481,25 @@ def record_from_accepted(db: str, table: str, people: list[Player]) -> dict[str,
     accepted = sorted(a for person in people for a in person.accepted)
     versions = [v for v, _, _ in accepted]
     # One acknowledged action per version, with none in between that nobody asked for.
-    assert versions == list(range(versions[0], versions[0] + len(versions))), versions
+    assert versions == list(range(versions[0], versions[0] + len(versions))), (
+        versions, _unacknowledged(db, table, people, versions))
     game = Game("varaq", seed=row.seed, dealer=row.start.get("dealer"))
     game.deal()
     for _, seat, action in accepted:
         game.apply(parse_action(action), seat=SEAT_LETTERS.index(seat))
     assert game.phase_name == "deal", "the accepted actions do not finish the hand"
     return to_record(game)
+
+
+def _unacknowledged(db: str, table: str, people: list[Player], versions: list[int]) -> str:
+    """What is stored at each version inside ``versions``' range that nobody was told was
+    accepted, and every answer other than a 200 the people had: the failure's explanation."""
+    lines = stored_lines(db, table)
+    told = set(versions)
+    stored = {v: lines[v - 1] for v in range(versions[0], versions[-1] + 1)
+              if v not in told and v <= len(lines)}
+    others = {p.name: p.unanswered for p in people if p.unanswered}
+    return f"stored but unacknowledged: {stored}; answers other than 200: {others}"
 
 
 def assert_record_is_the_accepted_hand(
@@ -542,11 +567,12 @@ def test_a_stopped_owner_hands_the_table_over_with_nothing_lost(
     page = MePage(people[0], nodes, first=a).start()
 
     play_until(table, people, mid_trick(people[0], table))
-    looking = threading.Event()
+    looked, looking = threading.Event(), threading.Event()
     looks: list[bool] = []
-    watcher = threading.Thread(
-        target=lambda: looks.extend(online_throughout(backing[0], people[0].name, looking)))
+    watcher = threading.Thread(target=lambda: looks.extend(
+        online_throughout(backing[0], people[0].name, looked, looking)))
     watcher.start()
+    assert looked.wait(timeout=30), "the presence watcher never looked"
     a.stop()  # SIGTERM (uvicorn stops cleanly, then ends itself by the same signal)
     looking.set()
     watcher.join(timeout=30)
