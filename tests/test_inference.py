@@ -132,3 +132,69 @@ def test_no_nil_evidence_from_a_broken_nil() -> None:
                    W="TH JH QH KH 6D 7D JD 9S TS JS QS KS AS")
     g = _played(hands, (3, 0, 3, 3), "2H AH 4H TH 9H 5H KH 3H JD KD 8D")
     assert not any(e.nil for e in play_evidence(g.view(S)))
+
+
+def _after_west_leads(hands: list[int], cards: str) -> Game:
+    """A classic game of ``hands``, South dealing (so West leads), East bidding nil and the
+    others 3, then ``cards`` played."""
+    g = Game("classic", seed=1)
+    g.deal(hands=list(hands), dealer=S)
+    for seat in (W, N, E, S):
+        g.apply(bid(0 if seat == E else 3), seat=seat)
+    for card in cards.split(" "):
+        g.apply(parse_card(card))
+    return g
+
+
+def test_a_live_nil_goes_over_the_winner_only_without_a_card_under_it() -> None:
+    # West leads the 9H, North covers with the TH, and East, on a nil, plays the KH over it
+    # with only South to come.  A live nil never goes over the winner while holding a heart
+    # that stays under the ten, so East probably holds none of the 5H, 6H and 7H, which South
+    # cannot see (South holds the 2H-4H and the 8H).
+    hands = layout(W="9H 5H 6H 2S 3S 4S 5S 2D 3D 4D 5D 6D 7D",
+                   N="TH 7H QC 8S 9S TS JS QS KS AS 8D 9D TD",
+                   E="KH 5C 6C 7C 8C 9C TC JD QD KD AD 6S 7S",
+                   S="2H 3H 4H 8H JH QH AH 2C 3C 4C JC KC AC")
+    g = _after_west_leads(hands, "9H TH KH")
+    [e] = play_evidence(g.view(S))
+    assert (e.seat, e.nil, e.over) == (E, False, True)
+    assert e.cheaper == parse_hand("2H 3H 4H 5H 6H 7H 8H 9H")
+    assert e.wasted(parse_hand("5H 2C")) and not e.wasted(parse_hand("AH 2C"))
+    low = parse_hand("5H 6H 7H")
+    assert _share(S, g, E, low, use=False, n=400) > 0.6
+    assert _share(S, g, E, low, use=True, n=400) < 0.25
+
+
+def test_a_nil_second_to_a_trick_may_go_over_a_low_lead() -> None:
+    # North leads the 3H and East, on a nil, plays the 7H over it: West, its partner, plays
+    # last, and a nil keeps its lowest heart back as a way out.  Nothing is read from it.
+    hands = layout(N="3H 2C 3C 2S 3S 4S 5S 2D 3D 4D 5D 6D 7D",
+                   E="7H 2H 5C 6C 7C 8C 9C TC 8D 9D TD JD 6S")
+    g = _played(hands, (3, 0, 3, 3), "3H 7H")
+    assert play_evidence(g.view(S)) == []
+
+
+def test_a_live_nil_that_cuts_held_nothing_else_to_play() -> None:
+    # West leads the AD, North follows, and East, on a nil and out of diamonds, cuts with the
+    # 6S: it would have thrown a club or a heart had it held one (a spade under the ace cannot
+    # exist), so the layouts that give East a card of another suit than spades are unlikely.
+    hands = layout(W="AD 2C 3C 2S 3S 4S 5S 8D 9D TD JD QD KD",
+                   N="2D 3D 4D 5D 6D 7D 8H 9H TH JH QH KH AH",
+                   E="6S 7S 8S 9S TS JS QS 2H 3H 4H 5H 6H 7H",
+                   S="4C 5C 6C 7C 8C 9C TC JC QC KC AC KS AS")
+    g = _after_west_leads(hands, "AD 2D 6S")
+    [e] = play_evidence(g.view(S))
+    assert (e.seat, e.nil, e.over) == (E, False, True)
+    assert e.cheaper == parse_hand(
+        "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")
+    assert e.wasted(parse_hand("2H 7S")) and not e.wasted(parse_hand("7S 8S"))
+
+
+def test_a_nil_that_goes_over_after_it_was_broken_says_nothing() -> None:
+    hands = layout(N="2H 3H KD 2C 3C 2S 3S 4S 5S 2D 3D 4D 5D",
+                   E="AH 9H 4C 5C 6C 7C 8C 9C TC 8D 9D TD 6S",
+                   S="4H 5H 6H 7H 8H JC QC KC AC QD AD 7S 8S",
+                   W="TH JH QH KH 6D 7D JD 9S TS JS QS KS AS")
+    # East's nil takes the first trick with the AH; later it plays the 8D over West's 6D.
+    g = _played(hands, (3, 0, 3, 3), "2H AH 4H TH 9H 5H KH 3H 6D 2D 8D")
+    assert [e for e in play_evidence(g.view(S)) if e.seat == E] == []

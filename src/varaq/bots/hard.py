@@ -27,7 +27,8 @@ each layout, tries every candidate action to the end of the hand:
 
 The layouts are weighed by what the other seats did (:mod:`varaq.bots.sampling`): their bids,
 the suits they showed out of, and the cards they chose (a high card thrown under a lost trick
-says no lower card was there; a live nil's duck, no higher safe card).  So the play search
+says no lower card was there; a live nil's duck, no higher safe card; a live nil's card over
+the winner with its partner already played, no card that stayed under it).  So the play search
 averages over the deals the table makes likely, not over every deal its hard facts allow.
 
 Every outcome is scored by the *match*, not by tricks (:func:`hand_value`): the hand's points

@@ -24,7 +24,8 @@ real table, the better that search; so they honour
   round: under a trick already won above it, it ducks with its highest safe card, so a layout
   in which a live nil ducked while holding a higher card that was still safe (below the
   winner), with a card still out between the two, is less likely by :data:`NIL_DUCK_FIT` for
-  each such play.
+  each such play; and a live nil that went over the winner with nobody of its side still to
+  play had no card that would have stayed under it (:data:`NIL_OVER_FIT`).
 
 The bid is judged on the hand as it was when it was bid: the cards the seat holds in the layout
 plus the cards it has played since.
@@ -45,13 +46,14 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from math import comb
 
-from ..cards import SUIT_MASKS, SUIT_OF
+from ..cards import JOKER_DECK, STANDARD_DECK, SUIT_MASKS, SUIT_OF
 from ..view import View
 from .bidding import estimate_tricks, nil_danger, top_trump
 from .knowledge import ABOVE, ORDER, POWER, Knowledge
 
 __all__ = ["Layout", "Sampler", "SamplingError", "bid_fit", "PlayEvidence", "WASTE_FIT",
-           "NIL_DUCK_FIT", "cards_between", "kept_a_higher_safe_card"]
+           "NIL_DUCK_FIT", "NIL_OVER_FIT", "cards_between", "cards_under", "nil_alternatives",
+           "kept_a_higher_safe_card"]
 
 #: How far (in tricks) a bid usually sits from the hand's estimated tricks.
 BID_SPREAD = 1.1
@@ -80,6 +82,18 @@ WASTE_FIT = 0.05
 #: Hard 0.2's live nils kept a higher safe card in 23 % of 407 ducks with a choice, today's
 #: Hard's in 15 % of 165: odds of about 0.30 and 0.18 against, this weight between them.
 NIL_DUCK_FIT = 0.25
+
+
+#: Every card of either deck, the jokers too.
+_DECK = STANDARD_DECK | JOKER_DECK
+
+
+#: How much likelier a layout is in which a live nil that went over the trick's winner held no
+#: card that would have stayed under it than one in which it did.  Ducking is the whole of a
+#: nil's play, and a card under the winner is the duck (its partner to come or not), so this
+#: is nearly a rule: stronger than :data:`WASTE_FIT`, which allows for unblocking and
+#: misleading.
+NIL_OVER_FIT = 0.02
 
 
 #: A group's possible splits among its seats, with the running totals of complete deals.
@@ -140,7 +154,8 @@ class PlayEvidence:
     are the cards of the played card's suit that would have done the same job for less (below
     it, and for a winning play, still above the trick's winner); for a live nil's duck, the
     cards it would rather have shed (above it, still below the winner), which weighs
-    :data:`NIL_DUCK_FIT` rather than :data:`WASTE_FIT`.
+    :data:`NIL_DUCK_FIT` rather than :data:`WASTE_FIT`; for a live nil's card over the winner
+    (``over``), the cards that would have stayed under it, weighing :data:`NIL_OVER_FIT`.
     """
 
     seat: int
@@ -151,11 +166,21 @@ class PlayEvidence:
     #: lowest first, and every card played before it (see :func:`kept_a_higher_safe_card`).
     between: tuple[int, ...] = ()
     gone: int = 0
+    #: A live nil's card that went over the trick's winner (``cheaper``: the cards that would
+    #: have stayed under it).
+    over: bool = False
 
     @property
     def nil(self) -> bool:
         """Whether this is a live nil's duck."""
         return bool(self.between)
+
+    @property
+    def weight(self) -> float:
+        """How much less likely a layout is that makes this play a waste."""
+        if self.nil:
+            return NIL_DUCK_FIT
+        return NIL_OVER_FIT if self.over else WASTE_FIT
 
     def wasted(self, holding_now: int) -> bool:
         """Whether, with ``holding_now``, the play threw away a card dearer than needed (for
@@ -177,6 +202,12 @@ def cards_between(power: tuple[int, ...], low: int, high: int, suit: int) -> tup
     lowest first: the safe cards above a nil's duck under the winner ``high``."""
     return tuple(sorted((c for c in _cards(suit) if power[low] < power[c] < power[high]),
                         key=lambda c: power[c]))
+
+
+def cards_under(power: tuple[int, ...], winner: int, allowed: int) -> int:
+    """The cards of ``allowed`` (a mask) that lose to ``winner`` by ``power``: what a live
+    nil that went over the winner would have played instead, had it held one."""
+    return sum(1 << c for c in _cards(allowed) if power[c] < power[winner])
 
 
 def kept_a_higher_safe_card(between: tuple[int, ...], hand: int, gone: int) -> bool:
@@ -232,10 +263,8 @@ def play_evidence(view: View) -> list[PlayEvidence]:
                 cheaper = 0
                 between: tuple[int, ...] = ()
                 if seat in nil_seats:
-                    if seat not in broken and SUIT_OF[card] == led and power[card] < power[winner]:
-                        # A live nil ducking under the winner sheds its highest safe card.
-                        between = cards_between(power, card, winner, suit)
-                        cheaper = sum(1 << c for c in between)
+                    if seat not in broken:
+                        between, cheaper = nil_alternatives(power, card, winner, led, i == 1)
                 elif power[card] <= power[winner] and SUIT_OF[card] == led:
                     cheaper = below  # a loser: any lower card of the suit loses as well
                 elif power[card] > power[winner] and i == 3:
@@ -246,7 +275,8 @@ def play_evidence(view: View) -> list[PlayEvidence]:
                     for s, c in plays[index:]:
                         if s == seat:
                             later |= 1 << c
-                    out.append(PlayEvidence(seat, card, later, cheaper, between, gone))
+                    over = seat in nil_seats and not between
+                    out.append(PlayEvidence(seat, card, later, cheaper, between, gone, over))
             if power[card] > power[winner]:
                 winner, winning = card, i
             gone |= 1 << card
@@ -254,6 +284,30 @@ def play_evidence(view: View) -> list[PlayEvidence]:
         if len(cards) == 4:
             broken.add((leader + winning) & 3)
     return out
+
+
+def nil_alternatives(
+    power: tuple[int, ...], card: int, winner: int, led: int, partner_to_come: bool,
+) -> tuple[tuple[int, ...], int]:
+    """What a live nil's ``card``, played to a trick led in ``led`` and won so far by
+    ``winner``, says about its hand: the safe cards above a duck (see
+    :func:`kept_a_higher_safe_card`) and the cards it would rather have played.  A nil that
+    ducked would rather have shed a higher safe card.  One that went over the winner with
+    nobody of its side still to play would rather have stayed under it, with a lower card of
+    the led suit if it followed, with any card of another suit if it cut.  Second to a trick,
+    its partner still to come, a nil goes over a low lead on purpose (the third hand and its
+    partner will go higher, and its lowest card stays back as a way out): in seed 8's first
+    14 duplicate deals four of eleven such cards were played with a card under the lead in
+    hand, and none of the four cards played over the winner third or fourth
+    (``benchmarks/details.py --follows``)."""
+    followed = SUIT_OF[card] == led
+    if followed and power[card] < power[winner]:
+        between = cards_between(power, card, winner, SUIT_MASKS[led])
+        return between, sum(1 << c for c in between)
+    if power[card] > power[winner] and not partner_to_come:
+        allowed = SUIT_MASKS[led] if followed else _DECK & ~SUIT_MASKS[led]
+        return (), cards_under(power, winner, allowed)
+    return (), 0
 
 
 def _at_most(power: tuple[int, ...], winner: int, suit: int) -> int:
@@ -398,8 +452,7 @@ class Sampler:
         a layout whatever the rest would say, and it rejects most).  The plays' factors are
         cheap and looked at first; the product itself is always taken in the same order, so
         a layout's fit does not depend on ``floor``."""
-        factors = [NIL_DUCK_FIT if e.nil else WASTE_FIT
-                   for e in self.plays if e.wasted(hands[e.seat])]
+        factors = [e.weight for e in self.plays if e.wasted(hands[e.seat])]
         if factors and floor > 0.0:
             bound = 1.0
             for f in factors:
