@@ -31,7 +31,9 @@ tabled by whether a nil was alive and how the player stood to it, beside the sha
 card played was not the player's lowest: how far the rule the Sampler reads plays by (players
 follow with their lowest losing card, :data:`varaq.bots.sampling.WASTE_FIT`) holds for the
 players of the file; and a live nil's own ducks under the winner, beside the share that kept a
-higher safe card (the nil's rule, :data:`varaq.bots.sampling.NIL_DUCK_FIT`).  With
+higher safe card (the nil's rule, :data:`varaq.bots.sampling.NIL_DUCK_FIT`), and its cards
+that went over the winner, beside the share that held a card to stay under it
+(:data:`varaq.bots.sampling.NIL_OVER_FIT`).  With
 ``--tricks``, on the deals where nobody bid nil, each player's bid, tricks, bags and sets with
 the same cards (:func:`tricks`): where a margin in contracts comes from.
 """
@@ -53,7 +55,7 @@ from varaq import Game  # noqa: E402
 from varaq.actions import BID  # noqa: E402
 from varaq.bots.bidding import nil_danger  # noqa: E402
 from varaq.bots.knowledge import POWER  # noqa: E402
-from varaq.bots.sampling import cards_between, kept_a_higher_safe_card  # noqa: E402
+from varaq.bots.sampling import kept_a_higher_safe_card, nil_alternatives  # noqa: E402
 from varaq.bots.simbid import nil_hold  # noqa: E402
 from varaq.cards import SUIT_MASKS, SUIT_OF  # noqa: E402
 from varaq.solver import Solver, SolverLimit  # noqa: E402
@@ -372,13 +374,23 @@ def _follow_context(seat: int, winning: int, live: list[int]) -> str:
     return "defending a live nil"
 
 
+#: The contexts of :func:`follows` that count a live nil's own cards.
+NIL_DUCK = "the nil's own duck"
+NIL_OVER = "the nil goes over the winner"
+NIL_OVER_COVERED = "the nil goes over the winner, its partner to come"
+
+
 def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
     """Side -> context (:func:`_follow_context`) -> losing follows with a choice of losing
     cards, and the share of them that were not the player's lowest.  A live nil's own ducks
     under the trick's winner (context ``"the nil's own duck"``) are counted the other way: the
     share that kept a higher safe card not equivalent to the one played (a card still out
     between them), the rule the Sampler reads a nil's plays by
-    (:data:`varaq.bots.sampling.NIL_DUCK_FIT`)."""
+    (:data:`varaq.bots.sampling.NIL_DUCK_FIT`).  And a live nil's cards that went over the
+    winner third or fourth (``"the nil goes over the winner"``, whether it had a card to play
+    or not), with the share that held a card which would have stayed under it
+    (:data:`varaq.bots.sampling.NIL_OVER_FIT`); second to the trick, its partner still to
+    play, the same count apart (the Sampler reads nothing from those)."""
     tally: dict[str, Counter[tuple[str, bool]]] = {"a": Counter(), "b": Counter()}
     for deal in records(path):
         for t in deal["tables"]:
@@ -396,6 +408,12 @@ def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
                     seat = (leader + i) & 3
                     top = cards[win]
                     nil = seat in live
+                    if i and nil and power[card] > power[top]:
+                        # Asked as if nobody of its side were to come, to count both cases.
+                        _, under = nil_alternatives(power, card, top, led, False)
+                        who = "a" if (seat & 1) == t["a_side"] else "b"
+                        context = NIL_OVER_COVERED if i == 1 else NIL_OVER
+                        tally[who][(context, bool(hands[seat] & under))] += 1
                     # (A card of the led suit other than the winner never ties with it.)
                     if i and (bids[seat] != 0 or nil) and SUIT_OF[card] == led \
                             and power[card] < power[top]:
@@ -404,8 +422,8 @@ def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
                         if len(losers) >= 2:
                             who = "a" if (seat & 1) == t["a_side"] else "b"
                             if nil:
-                                between = cards_between(power, card, top, SUIT_MASKS[led])
-                                context = "the nil's own duck"
+                                between, _ = nil_alternatives(power, card, top, led, i == 1)
+                                context = NIL_DUCK
                                 odd = kept_a_higher_safe_card(between, hands[seat], gone)
                             else:
                                 context = _follow_context(seat, (leader + win) & 3, live)
@@ -422,7 +440,8 @@ def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
         out[who] = {}
         for context in sorted({context for context, _ in c}):
             total = c[(context, False)] + c[(context, True)]
-            share = "kept_higher" if context == "the nil's own duck" else "not_lowest"
+            share = {NIL_DUCK: "kept_higher", NIL_OVER: "held_one_under",
+                     NIL_OVER_COVERED: "held_one_under"}.get(context, "not_lowest")
             out[who][context] = {"follows": total, share: round(c[(context, True)] / total, 2)}
     return out
 

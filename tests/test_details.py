@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from deal_helpers import layout
+from varaq.cards import parse_card
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -99,3 +102,23 @@ def test_a_joined_run_that_is_missing_is_refused_with_one_line(
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert "error: cannot read the details files: " in last
     assert "gone.jsonl" in last
+
+
+def test_follows_counts_a_live_nil_going_over_the_winner_with_a_card_under_it(
+    tmp_path: Path,
+) -> None:
+    # West deals, North leads.  Trick 1: North's 9H, East (nil) the KH though it holds the 5H,
+    # South the 2H, West the AH: second to the trick, its partner to come.  Trick 2: West's
+    # 7C, North's 8C, and East, void in clubs, cuts with the 6S though it holds hearts and
+    # diamonds to throw, its partner already played.  Its cut wins, so its lead to trick 3
+    # comes from a broken nil (and a lead says nothing here anyway).
+    hands = layout(N="9H 8C 2D 2S 3S 4S 5S 3D 4D 5D 6D 7D 8D",
+                   E="KH 5H 6S KD 7S 8S 9S TS 3H 4H 6H 7H 9D",
+                   S="2H 3C QD 8H TD JC QC KC AC QH TH JH 2C",
+                   W="AH 7C JD 4C 5C 6C 9C TC AD KS QS JS AS")
+    names = "9H KH 2H AH 7C 8C 6S 3C KD QD"
+    table = {"a_side": 0, "dealer": 3, "dealt": hands, "bids": [3, 0, 3, 4],
+             "plays": [parse_card(c) for c in names.split()]}
+    out = details.follows(_write(tmp_path / "d.jsonl", [[table]]))
+    assert out["b"][details.NIL_OVER] == {"follows": 1, "held_one_under": 1.0}
+    assert out["b"][details.NIL_OVER_COVERED] == {"follows": 1, "held_one_under": 1.0}
