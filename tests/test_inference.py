@@ -14,7 +14,7 @@ import random
 from deal_helpers import layout
 from varaq import Game
 from varaq.actions import BID, bid
-from varaq.bots.sampling import Sampler, play_evidence
+from varaq.bots.sampling import PlayEvidence, Sampler, play_evidence
 from varaq.cards import SPADE_MASK, parse_card, parse_hand
 from varaq.seats import E, N, S, W
 
@@ -146,6 +146,15 @@ def _after_west_leads(hands: list[int], cards: str) -> Game:
     return g
 
 
+def _east_went_over(hands: list[int], cards: str) -> tuple[Game, PlayEvidence]:
+    """:func:`_after_west_leads`, and the one piece of evidence South reads: East's card over
+    the winner."""
+    g = _after_west_leads(hands, cards)
+    [e] = play_evidence(g.view(S))
+    assert (e.seat, e.nil, e.over) == (E, False, True)
+    return g, e
+
+
 def test_a_live_nil_goes_over_the_winner_only_without_a_card_under_it() -> None:
     # West leads the 9H, North covers with the TH, and East, on a nil, plays the KH over it
     # with only South to come.  A live nil never goes over the winner while holding a heart
@@ -155,9 +164,7 @@ def test_a_live_nil_goes_over_the_winner_only_without_a_card_under_it() -> None:
                    N="TH 7H QC 8S 9S TS JS QS KS AS 8D 9D TD",
                    E="KH 5C 6C 7C 8C 9C TC JD QD KD AD 6S 7S",
                    S="2H 3H 4H 8H JH QH AH 2C 3C 4C JC KC AC")
-    g = _after_west_leads(hands, "9H TH KH")
-    [e] = play_evidence(g.view(S))
-    assert (e.seat, e.nil, e.over) == (E, False, True)
+    g, e = _east_went_over(hands, "9H TH KH")
     assert e.cheaper == parse_hand("2H 3H 4H 5H 6H 7H 8H 9H")
     assert e.wasted(parse_hand("5H 2C")) and not e.wasted(parse_hand("AH 2C"))
     low = parse_hand("5H 6H 7H")
@@ -182,9 +189,7 @@ def test_a_live_nil_that_cuts_held_nothing_else_to_play() -> None:
                    N="2D 3D 4D 5D 6D 7D 8H 9H TH JH QH KH AH",
                    E="6S 7S 8S 9S TS JS QS 2H 3H 4H 5H 6H 7H",
                    S="4C 5C 6C 7C 8C 9C TC JC QC KC AC KS AS")
-    g = _after_west_leads(hands, "AD 2D 6S")
-    [e] = play_evidence(g.view(S))
-    assert (e.seat, e.nil, e.over) == (E, False, True)
+    _, e = _east_went_over(hands, "AD 2D 6S")
     assert e.cheaper == parse_hand(
         "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")
     assert e.wasted(parse_hand("2H 7S")) and not e.wasted(parse_hand("7S 8S"))
