@@ -89,8 +89,12 @@ def test_a_full_online_match_logs_json_lines_with_no_secret(
         wrong = client.post("/api/account/signin", json={"name": "Bo", "password": "nope-1234"})
         assert wrong.status_code in (401, 403)
         client.cookies.clear()
-        table = ana.ok("/api/tables", {"level": "easy", "fill_bots": True,
-                                       "rules": {"preset": "varaq", "target": 120}}, status=201)
+        # Without nil no side reaches 200 in one hand (13 tricks bid and made are 130), so the
+        # match always deals a second hand and its logs are read too (to 120, a made nil
+        # beside a small contract once ended it after the first).
+        rules = {"preset": "varaq", "target": 200, "nil": False}
+        table = ana.ok("/api/tables", {"level": "easy", "fill_bots": True, "rules": rules},
+                       status=201)
         tid = table["id"]
         bo.ok("/api/tables/join", {"code": table["code"]})
         ana.ok(f"/api/games/{tid}/start")
