@@ -408,10 +408,10 @@ def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
                     seat = (leader + i) & 3
                     top = cards[win]
                     nil = seat in live
+                    who = "a" if (seat & 1) == t["a_side"] else "b"
                     if i and nil and power[card] > power[top]:
                         # Asked as if nobody of its side were to come, to count both cases.
                         _, under = nil_alternatives(power, card, top, led, False)
-                        who = "a" if (seat & 1) == t["a_side"] else "b"
                         context = NIL_OVER_COVERED if i == 1 else NIL_OVER
                         tally[who][(context, bool(hands[seat] & under))] += 1
                     # (A card of the led suit other than the winner never ties with it.)
@@ -420,7 +420,6 @@ def follows(path: str) -> dict[str, dict[str, dict[str, Any]]]:
                         losers = [c for c in range(52) if hands[seat] >> c & 1
                                   and SUIT_MASKS[led] >> c & 1 and power[c] <= power[top]]
                         if len(losers) >= 2:
-                            who = "a" if (seat & 1) == t["a_side"] else "b"
                             if nil:
                                 between, _ = nil_alternatives(power, card, top, led, i == 1)
                                 context = NIL_DUCK

@@ -52,7 +52,7 @@ from .bidding import estimate_tricks, nil_danger, top_trump
 from .knowledge import ABOVE, ORDER, POWER, Knowledge
 
 __all__ = ["Layout", "Sampler", "SamplingError", "bid_fit", "PlayEvidence", "WASTE_FIT",
-           "NIL_DUCK_FIT", "NIL_OVER_FIT", "cards_between", "cards_under", "nil_alternatives",
+           "NIL_DUCK_FIT", "NIL_OVER_FIT", "cards_between", "nil_alternatives",
            "kept_a_higher_safe_card"]
 
 #: How far (in tricks) a bid usually sits from the hand's estimated tricks.
@@ -205,12 +205,6 @@ def cards_between(power: tuple[int, ...], low: int, high: int, suit: int) -> tup
                         key=lambda c: power[c]))
 
 
-def cards_under(power: tuple[int, ...], winner: int, allowed: int) -> int:
-    """The cards of ``allowed`` (a mask) that lose to ``winner`` by ``power``: what a live
-    nil that went over the winner would have played instead, had it held one."""
-    return sum(1 << c for c in _cards(allowed) if power[c] < power[winner])
-
-
 def kept_a_higher_safe_card(between: tuple[int, ...], hand: int, gone: int) -> bool:
     """Whether a nil that ducked with a card below the winner, holding ``hand`` then, kept a
     higher card that was safe as well and not equivalent to it: one of ``between`` (the cards
@@ -307,12 +301,12 @@ def nil_alternatives(
         return between, sum(1 << c for c in between)
     if power[card] > power[winner] and not partner_to_come:
         allowed = SUIT_MASKS[led] if followed else _DECK & ~SUIT_MASKS[led]
-        return (), cards_under(power, winner, allowed)
+        return (), _at_most(power, winner, allowed) & ~(1 << winner)
     return (), 0
 
 
 def _at_most(power: tuple[int, ...], winner: int, suit: int) -> int:
-    """The cards of ``suit`` that do not beat ``winner``."""
+    """The cards of ``suit`` (a mask) that do not beat ``winner``."""
     return sum(1 << c for c in _cards(suit) if power[c] <= power[winner])
 
 
@@ -446,7 +440,9 @@ class Sampler:
     def fit(self, hands: tuple[int, int, int, int], floor: float = 0.0) -> float:
         """How well a layout explains the bids made so far (product over the bidders) and the
         cards chosen (:data:`WASTE_FIT` for each play the layout makes a waste,
-        :data:`NIL_DUCK_FIT` for each duck of a live nil's that kept a higher safe card).
+        :data:`NIL_DUCK_FIT` for each duck of a live nil's that kept a higher safe card,
+        :data:`NIL_OVER_FIT` for each card of a live nil's over the winner that had one to
+        stay under it: each play's :attr:`PlayEvidence.weight`).
 
         Every factor is at most 1, so a part of the product bounds the whole: once a part is
         down to ``floor`` the count stops and returns that part (:meth:`layouts` rejects such
