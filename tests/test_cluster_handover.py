@@ -4,7 +4,9 @@ A leaving process lets its tables go a wave at a time, all the wave's locks in o
 the process that takes a lock is told, with the lock, which version the store holds, and reads
 the table a second time only when its copy is not that version (``replica.become_owner``).
 That shortcut must never skip a read that was needed: any difference (a version, the options,
-the level, an unreadable row) means the table is read again.  ``tests/test_cluster.py`` runs
+the level, an unreadable row) means the table is read again.  A request forwarded to a table's
+owner (over a real Redis too) comes back with the owner's answer, or, when none comes in time,
+with a refusal that does not pretend nothing was done.  ``tests/test_cluster.py`` runs
 whole hand-overs between two ``varaq serve`` processes.
 """
 
@@ -20,10 +22,12 @@ from typing import Any
 
 import pytest
 
-from servers import missing_servers, postgres_server
+from servers import RedisServer, missing_servers, postgres_server
+from varaq.service import cluster as cluster_module
 from varaq.service import replica
 from varaq.service.botpool import BotPool
-from varaq.service.cluster import Locks, Stamp
+from varaq.service.cluster import UNANSWERED, Cluster, Locks, Stamp
+from varaq.service.errors import Refusal
 from varaq.service.journal import Line, write_step
 from varaq.service.newtable import parse_new_game
 from varaq.service.registry import Tables
@@ -42,6 +46,16 @@ if missing_servers():  # pragma: no cover - CI installs PostgreSQL (scripts/test
 def db() -> Iterator[str]:
     with postgres_server() as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    redis = RedisServer()
+    redis.start()
+    try:
+        yield redis.url
+    finally:
+        redis.stop()
 
 
 def on_a_fresh_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
@@ -196,3 +210,39 @@ async def test_a_wave_is_let_go_once_a_peer_says_it_read_that_wave(db: str) -> N
     started = loop.time()
     await tables._wait_read(["t3"], loop.time() + 0.2)
     assert loop.time() - started >= 0.15
+
+
+@on_a_fresh_loop
+async def test_a_forwarded_request_gets_the_owners_answer_or_an_honest_refusal(
+    db: str, redis_url: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The owner answers: the asker gets its result and version.  The owner takes the request
+    but answers too late (it may well have done it): the asker's refusal says the action may
+    have been taken, not "try again"."""
+    monkeypatch.setattr(cluster_module, "REQUEST_TIMEOUT", 0.5)
+    owner, asker = Cluster(db, redis_url), Cluster(db, redis_url)
+    heard: list[str] = []
+    slow = {"answer": True}
+
+    async def on_request(request: dict[str, Any]) -> None:
+        heard.append(request["op"])
+        if slow["answer"]:
+            await owner.answer(request, result={"done": request["args"]}, version=7)
+
+    try:
+        await owner.start()
+        await asker.start()
+        await owner.subscribe("varaq:req:t1", on_request)
+        result, version = await asker.request("t1", "act", {"action": "bid 3"})
+        assert (result, version) == ({"done": {"action": "bid 3"}}, 7)
+
+        slow["answer"] = False
+        with pytest.raises(Refusal) as refused:
+            await asker.request("t1", "act", {"action": "bid 4"})
+        assert refused.value.status == 503
+        assert str(refused.value) == UNANSWERED
+        assert "try again" not in UNANSWERED and "may still have been done" in UNANSWERED
+        assert heard == ["act", "act"], "the owner did receive the request it left unanswered"
+    finally:
+        await asker.close()
+        await owner.close()

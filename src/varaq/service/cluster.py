@@ -50,6 +50,12 @@ log = logging.getLogger("varaq.cluster")
 
 #: Seconds a forwarded request waits for the owner's answer.
 REQUEST_TIMEOUT = 10.0
+#: The refusal of a forwarded request its owner did not answer in time.  The owner may have
+#: done it and only the answer been late (a slow store, a hand-over), so "try again" would be
+#: wrong: a move sent twice is refused the second time as out of turn, and the person would not
+#: know the first one counted.
+UNANSWERED = ("the table's server did not answer in time: this may still have been done, "
+              "so look at the table before trying again")
 #: Seconds between checks of the lock connection (and claims of ownerless tables).
 HEARTBEAT = 1.0
 #: Seconds a subscription waits for Redis to confirm it (longer only while Redis is away).
@@ -422,7 +428,7 @@ class Cluster:
             try:
                 answer = await asyncio.wait_for(future, REQUEST_TIMEOUT)
             except TimeoutError:
-                raise Refusal(503, "the table's server did not answer; try again") from None
+                raise Refusal(503, UNANSWERED) from None
         finally:
             self._waiting.pop(rid, None)
         if "error" in answer:

@@ -364,7 +364,8 @@ function awaitEvents(answer) {
   }, 1500);
 }
 
-/** Send one request; a refusal shows the server's reason (and a stale version resyncs).
+/** Send one request; a refusal shows the server's reason.  A stale version resyncs, and so
+ * does a table's server that did not answer in time (503): the move may still have been made.
  * @param {() => Promise<any>} request */
 async function send(request) {
   if (state.sending) return null;
@@ -376,7 +377,7 @@ async function send(request) {
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     toast(error.message);
-    if (error.status === 409) await resync();
+    if (error.status === 409 || error.status === 503) await resync();
   } finally {
     dispatch({ type: "sending", on: false });
   }
