@@ -16,8 +16,10 @@ each layout, tries every candidate action to the end of the hand:
   +1.3 points a hand better (-1.4 to +4.0; BENCHMARKS.md, "Hard 0.3", seventeenth pass).  A
   full 13-card layout can still take half a second, too much for a fair sample in 0.6 s.
   With the pure Python solver it stays at the last 4 cards.  The defence's leads against a
-  live nil follow Normal's rule instead (:data:`NIL_RULE_LEADS`): which suit catches a nil
-  turns on cards the layouts cannot place;
+  live nil are not played out: a lead that makes the nil bidder win the trick at once in
+  most layouts is led (:data:`CATCH_SHARE`), and otherwise Normal's rule is followed
+  (:data:`NIL_RULE_LEADS`), since which suit catches a nil later turns on cards the layouts
+  cannot place;
 - **bidding**: every legal bid, and nil, is priced over layouts solved double dummy from the
   opening lead, the seats still to bid bidding as Normal would (:mod:`varaq.bots.simbid`);
   the bid with the best expected value for the side is bid, and its reason says so
@@ -106,7 +108,8 @@ NIL_NODES = 200_000
 #: of the twenty-third pass (that count for the lead; in its playouts, a small card kept under
 #: the winner) moved it +0.65 (-1.98 to +3.27) over seeds 1, 2, 4, 5.  Which suit breaks a
 #: nil turns on cards no layout places.  (Without Normal's newest part of it: see
-#: :data:`KEEP_LOWEST`.)
+#: :data:`KEEP_LOWEST`; and a lead that catches the nil at once in most layouts goes before
+#: the rule: :data:`CATCH_SHARE`.)
 NIL_RULE_LEADS = 13
 #: Whether Hard's leads against a nil, and the defenders its layouts imagine, keep back the
 #: lowest card of a suit not yet played as Normal does (:func:`~varaq.bots.normal.choose_play`).
@@ -115,6 +118,17 @@ NIL_RULE_LEADS = 13
 #: over seed 6's 300 duplicate deals (-8.5 to +2.0, paired), Hard 0.2's nils holding 105
 #: times of 186 against 96 (BENCHMARKS.md, "Hard 0.3", twenty-fourth pass).
 KEEP_LOWEST = False
+#: A lead against a live nil that makes the nil bidder win the trick at once in at least this
+#: share of the layouts (the trick finished by Normal at each seat) is led instead of Normal's
+#: card.  Normal's rule looks only at suits the nil bidder still holds, so it misses the
+#: surest catch of all: a nil left with nothing but spades, led a suit it is out of, must cut
+#: (``tests/test_hard.py``).  The most catching lead every time, however rare its catch, was
+#: -1.07 points a hand over seed 8's 200 duplicate deals (-6.17 to +4.02, paired; 9 of Hard
+#: 0.2's nils broken that had held and 9 held that had been broken), a lead the nil must
+#: win in half the layouts or more +1.38 (-2.55 to +5.31; 7 and 5; BENCHMARKS.md, "Hard 0.3",
+#: twenty-seventh pass): a catch that is likely now is worth more than the rule's long game,
+#: an unlikely one is not.
+CATCH_SHARE = 0.5
 
 
 #: What a finished hand is worth to a side, in points of the match (see
@@ -203,6 +217,14 @@ def _finish_with_normal(g: Game) -> HandScore:
             action = choose_blind(view).action
         g.apply(action)
     return g.log[-1].result
+
+
+def _finish_trick_with_normal(g: Game) -> None:
+    """Play the trick under way to its end with Normal at every seat (each from its view)."""
+    while g.trick and g.phase == PLAY:
+        legal = g.legal_actions()
+        g.apply(legal[0] if len(legal) == 1
+                else choose_play(g.view(g.turn), keep_lowest=KEEP_LOWEST).action)
 
 
 def _the(card: int) -> str:
@@ -316,9 +338,10 @@ class HardBot:
             card = candidates[0]
             return Decision(card, f"Play {_the(card)}: your legal cards are all equivalent")
         goal = _Goal(view, k)
-        if goal.kind == "their_nil" and not view.trick and len(view.tricks) < NIL_RULE_LEADS:
-            return choose_play(view, k, keep_lowest=KEEP_LOWEST)
         sampler = Sampler(view, k, use_bids=self.use_bids)
+        if (goal.kind == "their_nil" and not view.trick and len(view.tricks) < NIL_RULE_LEADS
+                and k.need(goal.side) < k.tricks_left):
+            return self._lead_to_catch(view, k, candidates, sampler, rng, started)
         tallies = {c: _Tally() for c in candidates}
         solve_late = self.solves_late(view, k)
         done = 0
@@ -341,6 +364,35 @@ class HardBot:
         how = "solved double dummy" if solve_late else "played out"
         reason = f"Play {_the(best)}: {goal.words(t.hits, t.layouts)} ({how})"
         return Decision(best, reason)
+
+    def _lead_to_catch(
+        self, view: View, k: Knowledge, candidates: list[int], sampler: Sampler,
+        rng: random.Random, started: float,
+    ) -> Decision:
+        """A lead against a live nil: the card that forces a nil bidder to take this very trick
+        in the most layouts, the trick finished by Normal at each seat from its own view (the
+        nil ducking what it can, its partner overtaking what it can), Normal's lead first among
+        equals; Normal's lead itself (:data:`NIL_RULE_LEADS`) unless that card catches the nil
+        in :data:`CATCH_SHARE` of the layouts."""
+        nils = k.their_live_nils
+        catches = dict.fromkeys(candidates, 0)
+        done = 0
+        while self._keep_going(done, started):
+            base = Game.from_view(view, sampler.layouts(rng, 1)[0].hands)
+            for card in candidates:
+                g = base.copy()
+                g.apply(card)
+                before = sum(g.taken[s] for s in nils)
+                _finish_trick_with_normal(g)
+                catches[card] += sum(g.taken[s] for s in nils) - before
+            done += 1
+        normal = choose_play(view, k, keep_lowest=KEEP_LOWEST)
+        preferred = candidate_for(view, k, candidates, normal.action)
+        best = max(candidates, key=lambda c: (catches[c], c == preferred))
+        if catches[best] < CATCH_SHARE * done:
+            return normal
+        return Decision(best, f"Lead {_the(best)}: the nil bidder has to win it in "
+                              f"{catches[best]} of {done} layouts")
 
     def solves_late(self, view: View, k: Knowledge) -> bool:
         """Whether a play decision's layouts are solved rather than played out with Normal:
