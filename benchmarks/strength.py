@@ -6,7 +6,7 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
                                   [--hard-minutes M] [--fixed 12] [--table-bids] [--first K]
                                   [--v02-bid-samples N] [--details deals.jsonl]
-                                  [--replay-nils BASE.jsonl [--nil-side a|b|either]]
+                                  [--replay-nils BASE.jsonl | --nil-deals] [--nil-side a|b|either]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
                                           hard-classic,hard-v02,cardplay-gap,bidding-gap,
                                           v02-ceiling,hard-ceiling,normal-v02]
@@ -54,6 +54,10 @@ b or either, ``--nil-side``) are played again, by the varaq Python imports (set
 deals with those replaced: ``details.py BASE.jsonl SPLICED.jsonl`` then gives the paired change
 over every deal.  BASE must come from the same leg, ``--seed``, ``--rules``, ``--fixed`` and
 bid options (the dealt cards are checked before any is played; the rest is the caller's care).
+``--nil-deals`` does the same without a base file: each of the fixed legs' deals is bid first
+(no card played), and only those where ``--nil-side`` bid nil are played; run once with each
+tree, ``details.py BEFORE.jsonl AFTER.jsonl`` pairs the two over those deals (the others would
+be the same), the change per deal of those, not per deal of the seed.
 
 Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
 ``--hard-minutes`` (a time box per leg) let a run fit the time there is, and each leg's JSON says
@@ -161,6 +165,26 @@ def nil_deals(records: list[dict[str, Any]], side: str = "either") -> list[int]:
     return found
 
 
+def _bids_of(job: tuple[ArenaConfig, int]) -> dict[str, Any]:
+    config, index = job
+    return {"deal": index, "tables": arena.deal_bids(config, index)}
+
+
+def deals_with_nils(config: ArenaConfig, first: int, side: str, jobs: int) -> list[int]:
+    """``--nil-deals``: the deals ``first .. first + config.deals - 1`` in which ``side`` bid
+    nil at either table, found by bidding each (no card played: a few seconds a deal).  A
+    change that acts only while a nil is alive plays the same cards on every other deal, so
+    two runs of it, before and after, pair over these deals alone (``details.py A B``), on
+    seeds no earlier run has a file of."""
+    jobs_list = [(config, i) for i in range(first, first + config.deals)]
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        records = pool.map(_bids_of, jobs_list, chunksize=1)
+    found = nil_deals(records, side)
+    print(f"{len(found)} of {len(records)} deals with a nil bid by side {side}",
+          file=sys.stderr, flush=True)
+    return found
+
+
 def read_details(path: str) -> list[dict[str, Any]]:
     """The deals of a ``--details`` file, in its order."""
     with open(path, encoding="utf-8") as f:
@@ -265,7 +289,11 @@ def main() -> int:
                    help="play again only the deals of this --details file (one fixed leg) "
                         "where a nil was bid, and write it to --details with them replaced")
     p.add_argument("--nil-side", choices=("a", "b", "either"), default="either",
-                   help="with --replay-nils: the deals where this side bid nil (either)")
+                   help="with --replay-nils or --nil-deals: the deals where this side bid nil "
+                        "(either)")
+    p.add_argument("--nil-deals", action="store_true",
+                   help="in the fixed legs, bid each of the deals first and play only those "
+                        "where --nil-side bid nil")
     p.add_argument("--legs", default=",".join(LEGS[:5]),
                    help=f"comma-separated subset of {','.join(LEGS)}")
     args = p.parse_args()
@@ -279,6 +307,10 @@ def main() -> int:
     if args.replay_nils and (len(legs) != 1 or legs[0] not in FIXED_LEGS or not args.details):
         p.error("--replay-nils needs exactly one of the fixed legs "
                 f"({', '.join(FIXED_LEGS)}) and --details")
+
+    if args.nil_deals and (args.replay_nils or not set(legs) <= set(FIXED_LEGS)):
+        p.error("--nil-deals goes with the fixed legs only "
+                f"({', '.join(FIXED_LEGS)}), not with --replay-nils")
 
     out: dict[str, Any] = {
         "benchmark": "strength",
@@ -347,13 +379,20 @@ def main() -> int:
                 out["legs"][f"{name} (nil deals replayed)"] = _replay_nils(
                     config, args.replay_nils, args.nil_side, f"{root}-{name}{ext}", args.jobs, p)
                 continue
+            indices = None
+            if args.nil_deals:
+                indices = deals_with_nils(config, args.first, args.nil_side, args.jobs)
             if args.details:
                 with open(f"{root}-{name}{ext}", "w", encoding="utf-8") as details:
                     result = deal_by_deal(config, args.jobs, args.hard_minutes,
-                                          _writer(details), args.first)
+                                          _writer(details), args.first, indices)
             else:
-                result = deal_by_deal(config, args.jobs, args.hard_minutes, first=args.first)
+                result = deal_by_deal(config, args.jobs, args.hard_minutes, first=args.first,
+                                      indices=indices)
             out["legs"][name] = result.to_json()
+            if indices is not None:
+                out["legs"][name].update(nil_side=args.nil_side, bid=config.deals,
+                                         with_nils=len(indices))
     out["goals"] = goals(out["legs"])
     print(json.dumps(out, indent=2))
     return 0

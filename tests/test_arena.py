@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from varaq.arena import ArenaConfig, ArenaError, _Table, play_deal, run_arena
+from varaq.arena import ArenaConfig, ArenaError, _Table, deal_bids, play_deal, run_arena
 from varaq.bots import Decision
 from varaq.cli import main
+from varaq.engine import PLAY
 from varaq.rules import Rules
 from varaq.stats import (
     mean_ci95,
@@ -162,6 +163,21 @@ def test_a_time_box_keeps_a_prefix_of_the_same_deals() -> None:
     assert 1 <= k < 100
     assert boxed.differences == full.differences[:k]
     assert boxed.to_json()["deals"] == k and boxed.to_json()["requested"] == 100
+
+
+def test_a_deal_bid_alone_has_the_bids_it_is_played_with_and_counts_nothing() -> None:
+    # Normal against a random player: the random bids come from the seats' shared streams, so
+    # a bidding that drew them differently from the played deal would show.
+    config = ArenaConfig(a="normal", b="random", rules=CLASSIC, seed=3, deals=12)
+    for index in range(12):
+        bids = deal_bids(config, index)
+        tables = [_Table(config, f"3:deal:{index}", a_side) for a_side in (0, 1)]
+        for table in tables:
+            table.play_hand("test")
+        assert bids == [{"a_side": t.a_side, "bids": list(t.game.log[-1].bids)} for t in tables]
+    table = _Table(config, "3:deal:0", 0)
+    table.play_hand("test", bids_only=True)
+    assert table.tally[0].hands == 0 and table.game.phase == PLAY
 
 
 # -- matches --------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""``benchmarks/strength.py --replay-nils``: the nil deals of a run played again and spliced in.
+"""``benchmarks/strength.py --replay-nils``: the nil deals of a run played again and spliced in;
+``--nil-deals``: only the deals with a nil played, found by bidding each first.
 
 The method rests on one claim: every player of the fixed legs decides the same way in the same
 position, so the deals replayed with unchanged code come back card for card.  These tests play
@@ -122,6 +123,32 @@ def test_a_base_without_a_nil_is_refused_with_one_line(base: Path, tmp_path: Pat
     assert refused.returncode == 2
     assert refused.stderr.strip().splitlines()[-1].endswith("has a nil bid by side either")
     assert not (tmp_path / "other-hard-v02.jsonl").exists()
+
+
+def test_nil_deals_alone_are_the_base_runs_deals_with_a_nil_card_for_card(
+    base: Path, tmp_path: Path,
+) -> None:
+    records = strength.read_details(str(base))
+    nils = set(strength.nil_deals(records, "b"))
+    assert nils, "the first deals of seed 1 hold a nil of side b"
+    only = _run(tmp_path, "--hard-deals", "6", "--nil-deals", "--nil-side", "b",
+                "--details", "only.jsonl")
+    assert only.returncode == 0, only.stderr
+    played = strength.read_details(str(tmp_path / "only-hard-v02.jsonl"))
+    # Bid first, then played: the same deals the whole run played, card for card.
+    assert played == [r for r in records if r["deal"] in nils]
+    leg = json.loads(only.stdout)["legs"]["hard-v02"]
+    assert (leg["nil_side"], leg["bid"], leg["with_nils"]) == ("b", 6, len(nils))
+    assert f"{len(nils)} of 6 deals with a nil bid by side b" in only.stderr
+
+
+def test_nil_deals_with_a_replay_or_another_leg_is_refused_with_one_line(tmp_path: Path) -> None:
+    for args in (["--replay-nils", "x.jsonl", "--details", "y.jsonl"],
+                 ["--legs", "hard-v02,normal-easy"]):
+        refused = _run(tmp_path, "--hard-deals", "2", "--nil-deals", *args)
+        assert refused.returncode == 2
+        assert refused.stderr.strip().splitlines()[-1].startswith(
+            "strength.py: error: --nil-deals goes with the fixed legs only")
 
 
 def test_table_bids_are_the_bids_a_table_asks_for(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -57,7 +57,7 @@ from .stats import mean_ci95, percentile, running_ci95, wilson_ci95
 
 __all__ = [
     "ArenaConfig", "ArenaError", "ArenaResult", "PairResult", "SideTally", "run_arena",
-    "play_deal", "play_match", "add_arguments", "run",
+    "play_deal", "deal_bids", "play_match", "add_arguments", "run",
 ]
 
 #: Arena-only players, never offered at the table: name -> "module:Class".
@@ -193,10 +193,14 @@ class _Table:
             self.rngs.append(random.Random(f"{game_seed}:{SEAT_LETTERS[seat]}"))
         self.tally = (SideTally(), SideTally())  # (a, b)
 
-    def play_hand(self, where: str) -> None:
+    def play_hand(self, where: str, *, bids_only: bool = False) -> None:
+        """Deal and play one hand, counted in the tally; with ``bids_only``, stop (uncounted)
+        once the bidding is over."""
         game = self.game
         game.deal()
         while game.phase in (BLIND, BIDDING, EXCHANGE, PLAY):
+            if bids_only and game.phase == PLAY:
+                return
             seat = game.turn
             bot = self.bots[seat]
             tally = self.tally[0 if (seat & 1) == self.a_side else 1]
@@ -260,6 +264,20 @@ def play_deal(config: ArenaConfig, index: int) -> PairResult:
     for n, table in enumerate(tables, 1):
         table.play_hand(f"deal {index + 1}, table {n}")
     return _pair(index, tables)
+
+
+def deal_bids(config: ArenaConfig, index: int) -> list[dict[str, Any]]:
+    """How the two tables of duplicate deal ``index`` bid, without playing a card: for each,
+    ``a_side`` and the four ``bids`` (0 = nil), as :func:`play_deal` would have them (the
+    players decide the same way, their random choices seeded alike).  A benchmark uses it to
+    play only the deals a change can touch, such as those with a nil."""
+    game_seed = f"{config.seed}:deal:{index}"
+    out = []
+    for n, a_side in enumerate((0, 1), 1):
+        table = _Table(config, game_seed, a_side)
+        table.play_hand(f"deal {index + 1}, table {n}", bids_only=True)
+        out.append({"a_side": a_side, "bids": list(table.game.bids)})
+    return out
 
 
 def play_match(config: ArenaConfig, index: int) -> PairResult:
