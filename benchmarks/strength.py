@@ -172,10 +172,10 @@ def _bids_of(job: tuple[ArenaConfig, int]) -> dict[str, Any]:
 
 def deals_with_nils(config: ArenaConfig, first: int, side: str, jobs: int) -> list[int]:
     """``--nil-deals``: the deals ``first .. first + config.deals - 1`` in which ``side`` bid
-    nil at either table, found by bidding each (no card played: a few seconds a deal).  A
-    change that acts only while a nil is alive plays the same cards on every other deal, so
-    two runs of it, before and after, pair over these deals alone (``details.py A B``), on
-    seeds no earlier run has a file of."""
+    nil at either table, found by bidding each (no card played; Hard 0.2's simulated bids at
+    the fixed layouts make it about 6 s a deal).  A change that acts only while a nil is alive
+    plays the same cards on every other deal, so two runs of it, before and after, pair over
+    these deals alone (``details.py A B``), on seeds no earlier run has a file of."""
     jobs_list = [(config, i) for i in range(first, first + config.deals)]
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         records = pool.map(_bids_of, jobs_list, chunksize=1)

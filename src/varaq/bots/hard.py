@@ -125,9 +125,10 @@ KEEP_LOWEST = False
 #: (``tests/test_hard.py``).  The most catching lead every time, however rare its catch, was
 #: -1.07 points a hand over seed 8's 200 duplicate deals (-6.17 to +4.02, paired; 9 of Hard
 #: 0.2's nils broken that had held and 9 held that had been broken), a lead the nil must
-#: win in half the layouts or more +1.38 (-2.55 to +5.31; 7 and 5; BENCHMARKS.md, "Hard 0.3",
-#: twenty-seventh pass): a catch that is likely now is worth more than the rule's long game,
-#: an unlikely one is not.
+#: win in half the layouts or more +1.38 (-2.55 to +5.31; 7 and 5), and on seed 9's first 150
+#: deals +0.22 (-5.48 to +5.92; 5 and 8), +0.88 (-2.44 to +4.20) together (BENCHMARKS.md,
+#: "Hard 0.3", twenty-seventh pass): a catch that is likely now is worth more than the rule's
+#: long game, an unlikely one is not, and neither moves the margin much.
 CATCH_SHARE = 0.5
 
 
