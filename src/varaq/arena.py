@@ -268,9 +268,10 @@ def play_deal(config: ArenaConfig, index: int) -> PairResult:
 
 def deal_bids(config: ArenaConfig, index: int) -> list[dict[str, Any]]:
     """How the two tables of duplicate deal ``index`` bid, without playing a card: for each,
-    ``a_side`` and the four ``bids`` (0 = nil), as :func:`play_deal` would have them (the
-    players decide the same way, their random choices seeded alike).  A benchmark uses it to
-    play only the deals a change can touch, such as those with a nil."""
+    ``a_side`` and the four ``bids`` (0 = nil), as :func:`play_deal` would have them for
+    players that decide by their view and the seat's seeded randomness alone (not by a clock,
+    as a time budget does).  A benchmark uses it to play only the deals a change can touch,
+    such as those with a nil."""
     game_seed = f"{config.seed}:deal:{index}"
     out = []
     for n, a_side in enumerate((0, 1), 1):
