@@ -125,10 +125,7 @@ def _one_deal(job: tuple[ArenaConfig, int, bool]) -> tuple[PairResult, dict[str,
     if not details:
         return play_deal(config, index), None
     # The arena's own deal, with both tables kept so each hand's record can be written out.
-    game_seed = f"{config.seed}:deal:{index}"
-    tables = (arena._Table(config, game_seed, 0), arena._Table(config, game_seed, 1))
-    for n, table in enumerate(tables, 1):
-        table.play_hand(f"deal {index + 1}, table {n}")
+    tables = arena._deal_tables(config, index)
     return arena._pair(index, tables), {
         "deal": index, "tables": [_hand_record(t.a_side, t.game.log[-1]) for t in tables],
     }

@@ -222,11 +222,11 @@ async def test_a_forwarded_request_gets_the_owners_answer_or_an_honest_refusal(
     monkeypatch.setattr(cluster_module, "REQUEST_TIMEOUT", 0.5)
     owner, asker = Cluster(db, redis_url), Cluster(db, redis_url)
     heard: list[str] = []
-    slow = {"answer": True}
+    answering = True
 
     async def on_request(request: dict[str, Any]) -> None:
         heard.append(request["op"])
-        if slow["answer"]:
+        if answering:
             await owner.answer(request, result={"done": request["args"]}, version=7)
 
     try:
@@ -236,7 +236,7 @@ async def test_a_forwarded_request_gets_the_owners_answer_or_an_honest_refusal(
         result, version = await asker.request("t1", "act", {"action": "bid 3"})
         assert (result, version) == ({"done": {"action": "bid 3"}}, 7)
 
-        slow["answer"] = False
+        answering = False
         with pytest.raises(Refusal) as refused:
             await asker.request("t1", "act", {"action": "bid 4"})
         assert refused.value.status == 503

@@ -257,13 +257,21 @@ def _pair(index: int, tables: tuple[_Table, _Table], unfinished: int = 0) -> Pai
     return PairResult(index, a, b, difference, hands, unfinished)
 
 
-def play_deal(config: ArenaConfig, index: int) -> PairResult:
-    """Duplicate deal ``index``: one hand from 0-0, side a NS at table 1 and EW at table 2."""
+def _deal_tables(
+    config: ArenaConfig, index: int, *, bids_only: bool = False,
+) -> tuple[_Table, _Table]:
+    """Duplicate deal ``index``'s two tables, its hand played at each (with ``bids_only``, bid
+    only): side a NS at table 1 and EW at table 2, on the same cards."""
     game_seed = f"{config.seed}:deal:{index}"
     tables = (_Table(config, game_seed, 0), _Table(config, game_seed, 1))
     for n, table in enumerate(tables, 1):
-        table.play_hand(f"deal {index + 1}, table {n}")
-    return _pair(index, tables)
+        table.play_hand(f"deal {index + 1}, table {n}", bids_only=bids_only)
+    return tables
+
+
+def play_deal(config: ArenaConfig, index: int) -> PairResult:
+    """Duplicate deal ``index``: one hand from 0-0, side a NS at table 1 and EW at table 2."""
+    return _pair(index, _deal_tables(config, index))
 
 
 def deal_bids(config: ArenaConfig, index: int) -> list[dict[str, Any]]:
@@ -272,13 +280,8 @@ def deal_bids(config: ArenaConfig, index: int) -> list[dict[str, Any]]:
     players that decide by their view and the seat's seeded randomness alone (not by a clock,
     as a time budget does).  A benchmark uses it to play only the deals a change can touch,
     such as those with a nil."""
-    game_seed = f"{config.seed}:deal:{index}"
-    out = []
-    for n, a_side in enumerate((0, 1), 1):
-        table = _Table(config, game_seed, a_side)
-        table.play_hand(f"deal {index + 1}, table {n}", bids_only=True)
-        out.append({"a_side": a_side, "bids": list(table.game.bids)})
-    return out
+    return [{"a_side": t.a_side, "bids": list(t.game.bids)}
+            for t in _deal_tables(config, index, bids_only=True)]
 
 
 def play_match(config: ArenaConfig, index: int) -> PairResult:
