@@ -6,7 +6,8 @@ Prints ONE JSON document on standard output (progress bars go to standard error)
                                   [--rules classic] [--seed 1] [--jobs N] [--budget S | --samples N]
                                   [--hard-minutes M] [--fixed 12] [--table-bids] [--first K]
                                   [--v02-bid-samples N] [--details deals.jsonl]
-                                  [--replay-nils BASE.jsonl | --nil-deals] [--nil-side a|b|either]
+                                  [--replay-nils|--replay-bids BASE.jsonl | --nil-deals]
+                                  [--nil-side a|b|either]
                                   [--legs normal-easy,hard-normal,hard-matches,hard-cheater,
                                           hard-classic,hard-v02,cardplay-gap,bidding-gap,
                                           v02-ceiling,hard-ceiling,normal-v02]
@@ -58,6 +59,9 @@ bid options (the dealt cards are checked before any is played; the rest is the c
 (no card played), and only those where ``--nil-side`` bid nil are played; run once with each
 tree, ``details.py BEFORE.jsonl AFTER.jsonl`` pairs the two over those deals (the others would
 be the same), the change per deal of those, not per deal of the seed.
+``--replay-bids BASE.jsonl`` is the same splice for a change to the bids alone: each of BASE's
+deals is bid first with this tree (no card played), and only those where a bid differs from
+BASE's are played again (the card play being the same, so are the deals bid the same).
 
 Hard thinks for up to its budget on every decision, so its legs are slow; ``--hard-deals`` and
 ``--hard-minutes`` (a time box per leg) let a run fit the time there is, and each leg's JSON says
@@ -165,6 +169,17 @@ def nil_deals(records: list[dict[str, Any]], side: str = "either") -> list[int]:
 def _bids_of(job: tuple[ArenaConfig, int]) -> dict[str, Any]:
     config, index = job
     return {"deal": index, "tables": arena.deal_bids(config, index)}
+
+
+def deals_bid_otherwise(config: ArenaConfig, base: list[dict[str, Any]], jobs: int) -> list[int]:
+    """``--replay-bids``: the deals of ``base`` where this tree's players bid otherwise than
+    ``base`` records, at either table (each deal bid, no card played)."""
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        records = pool.map(_bids_of, [(config, r["deal"]) for r in base], chunksize=1)
+    was = {r["deal"]: [t["bids"] for t in r["tables"]] for r in base}
+    found = [r["deal"] for r in records if [t["bids"] for t in r["tables"]] != was[r["deal"]]]
+    print(f"{len(found)} of {len(records)} deals bid otherwise", file=sys.stderr, flush=True)
+    return found
 
 
 def deals_with_nils(config: ArenaConfig, first: int, side: str, jobs: int) -> list[int]:
@@ -285,6 +300,10 @@ def main() -> int:
     p.add_argument("--replay-nils", default=None, metavar="BASE.jsonl",
                    help="play again only the deals of this --details file (one fixed leg) "
                         "where a nil was bid, and write it to --details with them replaced")
+    p.add_argument("--replay-bids", default=None, metavar="BASE.jsonl",
+                   help="play again only the deals of this --details file (one fixed leg) "
+                        "that this tree bids otherwise, and write it to --details with them "
+                        "replaced")
     p.add_argument("--nil-side", choices=("a", "b", "either"), default="either",
                    help="with --replay-nils or --nil-deals: the deals where this side bid nil "
                         "(either)")
@@ -301,13 +320,17 @@ def main() -> int:
     rules = Rules.from_spec(json.loads(args.rules) if args.rules.startswith("{") else args.rules)
     if args.v02_bid_samples is not None and args.v02_bid_samples < 1:
         p.error(f"--v02-bid-samples must be at least 1, not {args.v02_bid_samples}")
-    if args.replay_nils and (len(legs) != 1 or legs[0] not in FIXED_LEGS or not args.details):
-        p.error("--replay-nils needs exactly one of the fixed legs "
+    if args.replay_nils and args.replay_bids:
+        p.error("--replay-nils and --replay-bids: choose one")
+    replay = args.replay_nils or args.replay_bids
+    if replay and (len(legs) != 1 or legs[0] not in FIXED_LEGS or not args.details):
+        option = "--replay-nils" if args.replay_nils else "--replay-bids"
+        p.error(f"{option} needs exactly one of the fixed legs "
                 f"({', '.join(FIXED_LEGS)}) and --details")
 
-    if args.nil_deals and (args.replay_nils or not set(legs) <= set(FIXED_LEGS)):
+    if args.nil_deals and (replay or not set(legs) <= set(FIXED_LEGS)):
         p.error("--nil-deals goes with the fixed legs only "
-                f"({', '.join(FIXED_LEGS)}), not with --replay-nils")
+                f"({', '.join(FIXED_LEGS)}), not with --replay-nils or --replay-bids")
 
     out: dict[str, Any] = {
         "benchmark": "strength",
@@ -371,10 +394,12 @@ def main() -> int:
         for name in fixed_legs:
             a, b = pairs[name]
             config = ArenaConfig(a=a, b=b, rules=rules, seed=args.seed, deals=args.hard_deals)
-            if args.replay_nils:
+            if replay:
                 # Not under the leg's own name: its figures cover the replayed deals only.
-                out["legs"][f"{name} (nil deals replayed)"] = _replay_nils(
-                    config, args.replay_nils, args.nil_side, f"{root}-{name}{ext}", args.jobs, p)
+                what = "nil deals" if args.replay_nils else "deals bid otherwise"
+                out["legs"][f"{name} ({what} replayed)"] = _replay(
+                    config, replay, args.nil_side if args.replay_nils else None,
+                    f"{root}-{name}{ext}", args.jobs, p)
                 continue
             indices = None
             if args.nil_deals:
@@ -395,33 +420,39 @@ def main() -> int:
     return 0
 
 
-def _replay_nils(
-    config: ArenaConfig, base_path: str, side: str, details_path: str, jobs: int,
+def _replay(
+    config: ArenaConfig, base_path: str, side: str | None, details_path: str, jobs: int,
     p: argparse.ArgumentParser,
 ) -> dict[str, Any]:
-    """``--replay-nils``: the nil deals of ``base_path`` played again and spliced into a copy of
+    """``--replay-nils`` (``side`` given) or ``--replay-bids`` (``side`` None): the nil deals of
+    ``base_path``, or those this tree bids otherwise, played again and spliced into a copy of
     it at ``details_path``.  The summary covers the replayed deals only; ``details.py`` pairs
     the spliced file with the base over all of them."""
+    option = "--replay-nils" if side else "--replay-bids"
     try:
         base = read_details(base_path)
     except (OSError, ValueError, KeyError) as exc:
-        p.error(f"--replay-nils: cannot read {base_path}: {exc}")
+        p.error(f"{option}: cannot read {base_path}: {exc}")
     if os.path.abspath(details_path) == os.path.abspath(base_path):
-        p.error("--replay-nils: --details must not be the base file")
-    wanted = nil_deals(base, side)
-    if not wanted:
-        p.error(f"--replay-nils: no deal of {base_path} has a nil bid by side {side}")
-    by_deal = {r["deal"]: r for r in base}
-    reason = check_dealt(config, [by_deal[i] for i in wanted])
+        p.error(f"{option}: --details must not be the base file")
+    reason = check_dealt(config, base)
     if reason:
-        p.error(f"--replay-nils: {reason}")
+        p.error(f"{option}: {reason}")
+    if side:
+        wanted = nil_deals(base, side)
+        if not wanted:
+            p.error(f"{option}: no deal of {base_path} has a nil bid by side {side}")
+    else:
+        wanted = deals_bid_otherwise(config, base, jobs)
     with open(details_path, "w", encoding="utf-8") as out:
         splice = Splice(base, out)
-        result = deal_by_deal(config, jobs, None, splice, indices=wanted)
+        # Nothing bid otherwise: the copy is the base, and there are no pairs to sum up.
+        result = deal_by_deal(config, jobs, None, splice, indices=wanted) if wanted else None
         splice.finish()
-    summary = result.to_json()
-    summary.update(base=base_path, spliced=details_path, nil_side=side,
-                   replayed=len(wanted), of=len(base))
+    summary = result.to_json() if result else {}
+    summary.update(base=base_path, spliced=details_path, replayed=len(wanted), of=len(base))
+    if side:
+        summary.update(nil_side=side)
     return summary
 
 

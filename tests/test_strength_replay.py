@@ -1,5 +1,6 @@
 """``benchmarks/strength.py --replay-nils``: the nil deals of a run played again and spliced in;
-``--nil-deals``: only the deals with a nil played, found by bidding each first.
+``--replay-bids``: the same for the deals a tree bids otherwise; ``--nil-deals``: only the deals
+with a nil played, found by bidding each first.
 
 The method rests on one claim: every player of the fixed legs decides the same way in the same
 position, so the deals replayed with unchanged code come back card for card.  These tests play
@@ -93,6 +94,33 @@ def test_splice_puts_each_replayed_deal_in_its_place_as_it_comes(tmp_path: Path)
     assert written() == [(0, "old"), (1, "new"), (2, "old"), (5, "new"), (7, "old")]
 
 
+def test_replayed_bids_play_only_the_deals_bid_otherwise(base: Path, tmp_path: Path) -> None:
+    records = strength.read_details(str(base))
+    # A base whose deal 2 was bid otherwise (as a tree with other bids would have it): that
+    # deal alone is played again, and comes back as today's tree bids and plays it.
+    changed = [json.loads(json.dumps(r)) for r in records]
+    bids = changed[2]["tables"][0]["bids"]
+    bids[0] = 13 if bids[0] != 13 else 12
+    (tmp_path / "changed.jsonl").write_text("".join(json.dumps(r) + "\n" for r in changed))
+    again = _run(tmp_path, "--replay-bids", "changed.jsonl", "--details", "again.jsonl")
+    assert again.returncode == 0, again.stderr
+    assert "1 of 6 deals bid otherwise" in again.stderr
+    assert (tmp_path / "again-hard-v02.jsonl").read_text() == base.read_text()
+    summary = json.loads(again.stdout)["legs"]["hard-v02 (deals bid otherwise replayed)"]
+    assert (summary["replayed"], summary["of"], summary["difference"]["pairs"]) == (1, 6, 1)
+    assert "nil_side" not in summary
+
+
+def test_replayed_bids_with_unchanged_code_play_nothing(base: Path, tmp_path: Path) -> None:
+    again = _run(tmp_path, "--replay-bids", str(base), "--details", "again.jsonl")
+    assert again.returncode == 0, again.stderr
+    assert "0 of 6 deals bid otherwise" in again.stderr
+    assert (tmp_path / "again-hard-v02.jsonl").read_text() == base.read_text()
+    summary = json.loads(again.stdout)["legs"]["hard-v02 (deals bid otherwise replayed)"]
+    assert (summary["replayed"], summary["of"]) == (0, 6)
+
+
+@pytest.mark.parametrize("option", ["--replay-nils", "--replay-bids"])
 @pytest.mark.parametrize(
     ("args", "reason"),
     [
@@ -102,16 +130,25 @@ def test_splice_puts_each_replayed_deal_in_its_place_as_it_comes(tmp_path: Path)
     ],
 )
 def test_a_replay_that_cannot_pair_is_refused_with_one_line(
-    base: Path, args: list[str], reason: str,
+    base: Path, option: str, args: list[str], reason: str,
 ) -> None:
     before = base.read_text()
     details = [] if "--details" in args else ["--details", "other.jsonl"]
     # Run beside the base, so "--details base.jsonl" names the base file itself.
-    refused = _run(base.parent, "--replay-nils", str(base), *details, *args)
+    refused = _run(base.parent, option, str(base), *details, *args)
     assert refused.returncode == 2
     last = refused.stderr.strip().splitlines()[-1]
-    assert last.startswith("strength.py: error: --replay-nils") and reason in last
+    assert last.startswith(f"strength.py: error: {option}") and reason in last
     assert base.read_text() == before
+    assert not (base.parent / "other-hard-v02.jsonl").exists()
+
+
+def test_both_replays_at_once_are_refused_with_one_line(base: Path, tmp_path: Path) -> None:
+    refused = _run(tmp_path, "--replay-nils", str(base), "--replay-bids", str(base),
+                   "--details", "x.jsonl")
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines()[-1] == (
+        "strength.py: error: --replay-nils and --replay-bids: choose one")
 
 
 def test_a_base_without_a_nil_is_refused_with_one_line(base: Path, tmp_path: Path) -> None:
