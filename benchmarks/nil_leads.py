@@ -1,11 +1,12 @@
 """What the defence's early lead against a nil is worth; prints ONE JSON document.
 
-    python benchmarks/nil_leads.py F.jsonl [G.jsonl ...] [--tricks 3] [--layouts 96]
-                                   [--continuation 8] [--seed 1] [--limit N]
+    python benchmarks/nil_leads.py F.jsonl [G.jsonl ...] [--tricks 3] [--from-trick 0]
+                                   [--layouts 96] [--continuation 8] [--seed 1] [--limit N]
 
 Reads ``strength.py --details`` files.  A *position* is a lead by a defender, in the first
-``--tricks`` tricks, against a nil (not blind) that has taken no trick yet and that a defence
-seeing every card could still break, where some of the leader's distinct cards keep it
+``--tricks`` tricks (from trick ``--from-trick`` on, 0 the opening lead), against a nil (not
+blind) that has taken no trick yet and that a defence seeing every card could still break,
+where some of the leader's distinct cards keep it
 breakable and others do not (the compiled solver's proof after each card, as
 ``details.py --nil-turns`` asks it).  Such a card is *good* in the perfect-play sense.
 
@@ -75,13 +76,14 @@ def _same_run(game: Game, card: int, candidates: list[int]) -> int:
     return found
 
 
-def positions(path: str, tricks: int = 3) -> Iterator[Position]:
-    """Every position of a details file (see the module docstring), in file order."""
+def positions(path: str, tricks: int = 3, first: int = 0) -> Iterator[Position]:
+    """Every position of a details file (see the module docstring) from trick ``first`` (0 the
+    opening lead), in file order."""
     for t, nil, g in _nils_at_first_lead(path):
         for card in t["plays"][:4 * tricks]:
             if g.taken[nil]:
                 break
-            if not g.trick and (g.turn & 1) != (nil & 1):
+            if not g.trick and (g.turn & 1) != (nil & 1) and len(g.tricks) >= first:
                 try:
                     if not _breakable(g, nil):
                         break  # nothing left for a lead to keep
@@ -157,7 +159,7 @@ class _Defender:
 
 
 def study(paths: list[str], tricks: int = 3, layouts: int = 96, continuation: int = 8,
-          seed: int = 1, limit: int | None = None) -> dict[str, Any]:
+          seed: int = 1, limit: int | None = None, first: int = 0) -> dict[str, Any]:
     """The shares of good leads each way; the nil's fate after good and other leads in the
     playouts on the actual deal; and each way's points below the best lead there."""
     hard = HardBot(samples=layouts)
@@ -169,7 +171,7 @@ def study(paths: list[str], tricks: int = 3, layouts: int = 96, continuation: in
     broke = {j: {True: [0, 0], False: [0, 0]} for j in judges}
     below = {j: dict.fromkeys(ways, 0.0) for j in judges}
     n = 0
-    found = chain.from_iterable(positions(path, tricks) for path in paths)
+    found = chain.from_iterable(positions(path, tricks, first) for path in paths)
     for pos in islice(found, limit):
         n += 1
         game = pos.game
@@ -216,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("files", nargs="+")
     p.add_argument("--tricks", type=int, default=3, help="leads in the first N tricks (3)")
+    p.add_argument("--from-trick", type=int, default=0,
+                   help="only leads from this trick on, 0 the opening lead (0)")
     p.add_argument("--layouts", type=int, default=96, help="Hard's layouts a lead (96)")
     p.add_argument("--continuation", type=int, default=8,
                    help="layouts of the Hard defenders of the true-layout playouts (8; 0 skips)")
@@ -224,14 +228,17 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if not 1 <= args.tricks <= 13:
         p.error("--tricks must be between 1 and 13")
+    if not 0 <= args.from_trick < args.tricks:
+        p.error("--from-trick must be from 0 to one below --tricks")
     if args.layouts < 1 or args.continuation < 0:
         p.error("--layouts must be at least 1 and --continuation at least 0")
     try:
         found = study(args.files, args.tricks, args.layouts, args.continuation, args.seed,
-                      args.limit)
+                      args.limit, args.from_trick)
     except (OSError, ValueError) as exc:
         p.error(f"cannot read the details files: {exc}")
     out = {"benchmark": "nil_leads", "files": args.files, "tricks": args.tricks,
+           "from_trick": args.from_trick,
            "layouts": args.layouts, "continuation": args.continuation, "seed": args.seed,
            **found}
     print(json.dumps(out, indent=2))

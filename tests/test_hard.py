@@ -457,3 +457,35 @@ def test_hard_leads_against_a_live_nil_the_card_it_must_win_a_void_nil_cuts() ->
         decision = HardBot(samples=12).decide(view, random.Random(seed))
         assert decision.action in (parse_card("KD"), parse_card("AD"))
         assert decision.reason.endswith("the nil bidder has to win it in 12 of 12 layouts")
+
+
+def test_hard_leads_late_against_a_live_nil_the_card_that_keeps_it_breakable() -> None:
+    # Normal plays a seeded deal to the seventh trick, East's nil still alive and North on
+    # lead.  No card makes the nil win this very trick, so Hard asks the solver, in each
+    # layout, whether a defence could still force a trick on the nil after each lead: the
+    # four of spades leaves it breakable in most layouts, and in the actual deal too, where
+    # Normal's three of hearts would let it go.
+    from varaq.bots.knowledge import Knowledge
+    from varaq.bots.normal import choose_play
+    from varaq.solver import Solver
+
+    g = Game("classic", seed=238)
+    g.deal()
+    nil = (g.dealer + 2) & 3
+    for _ in range(4):
+        g.apply(BID + (0 if g.turn == nil else 3))
+    while len(g.tricks) < 6 or g.trick:
+        g.apply(choose_play(g.view(g.turn)).action)
+    view = g.view(g.turn)
+    assert g.turn == 0 and nil == 1 and view.bids[1] == 0 and not g.taken[1]
+    normal = choose_play(view, Knowledge.from_view(view)).action
+    assert normal == parse_card("3H")
+    decision = HardBot(samples=12).decide(view, random.Random(1))
+    assert decision.action == parse_card("4S")
+    assert "their nil can still be broken after it in 8 of 12 layouts" in decision.reason
+    defence = Solver.nil_defence(nil)
+    for card, breakable in ((decision.action, True), (normal, False)):
+        after = g.copy()
+        after.apply(card)
+        assert defence.at_least(after.hands, after.leader, tuple(after.trick), after.broken,
+                                1) is breakable

@@ -61,6 +61,11 @@ def test_leads_after_the_first_tricks_asked_for_are_left_out(record: str) -> Non
     assert list(nil_leads.positions(record, tricks=2)) == []
 
 
+def test_leads_before_the_trick_asked_from_are_left_out(record: str) -> None:
+    assert len(list(nil_leads.positions(record, tricks=13, first=2))) == 1  # the third trick's
+    assert list(nil_leads.positions(record, tricks=13, first=3)) == []
+
+
 def test_study_shares_and_playouts_add_up(record: str) -> None:
     out = nil_leads.study([record], layouts=2, continuation=0)
     assert out["positions"] == 1
@@ -80,6 +85,9 @@ def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         nil_leads.main(["x.jsonl", "--tricks", "0"])
     assert "--tricks must be between 1 and 13" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        nil_leads.main(["x.jsonl", "--tricks", "3", "--from-trick", "3"])
+    assert "--from-trick must be from 0 to one below --tricks" in capsys.readouterr().err
 
 
 def test_nil_sides_sets_the_model_s_counts_beside_the_table_s(record: str) -> None:

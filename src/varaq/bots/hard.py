@@ -17,9 +17,10 @@ each layout, tries every candidate action to the end of the hand:
   full 13-card layout can still take half a second, too much for a fair sample in 0.6 s.
   With the pure Python solver it stays at the last 4 cards.  The defence's leads against a
   live nil are not played out: a lead that makes the nil bidder win the trick at once in
-  most layouts is led (:data:`CATCH_SHARE`), and otherwise Normal's rule is followed
-  (:data:`NIL_RULE_LEADS`), since which suit catches a nil later turns on cards the layouts
-  cannot place;
+  most layouts is led (:data:`CATCH_SHARE`); otherwise, late in the hand
+  (:data:`PROOF_LEADS_FROM`), the lead after which the solver still finds a way to force a
+  trick on the nil in the most layouts, and earlier Normal's rule (:data:`NIL_RULE_LEADS`),
+  since which suit catches a nil later turns on cards the first tricks' layouts cannot place;
 - **bidding**: every legal bid, and nil, is priced over layouts solved double dummy from the
   opening lead, the seats still to bid bidding as Normal would (:mod:`varaq.bots.simbid`);
   the bid with the best expected value for the side is bid, and its reason says so
@@ -130,6 +131,21 @@ KEEP_LOWEST = False
 #: "Hard 0.3", twenty-seventh pass): a catch that is likely now is worth more than the rule's
 #: long game, an unlikely one is not, and neither moves the margin much.
 CATCH_SHARE = 0.5
+#: From this many tricks played, Hard leads against a live nil, when no card is a likely catch
+#: (:data:`CATCH_SHARE`), the card after which a defence seeing every card could still force
+#: a trick on the nil in the most layouts (the solver's proof, as :func:`_nil_breaks` asks
+#: it), Normal's card first among equals.  By then the nil bidder's showing out and its ducks
+#: have placed most of the cards that matter.  Over 78 leads of two seeds' runs against a live
+#: nil that some cards keep breakable and others do not, from the seventh trick on, Hard's
+#: lead at 96 layouts kept it breakable in the actual deal 77 % of the time, Normal's 64 %, a
+#: random card's 56 % (``benchmarks/nil_leads.py --from-trick 6``).  Played on by Normal at
+#: every seat, Hard's leads were worth less than Normal's there (54 points of hand value
+#: below the best card against 46); at a table Hard plays on, and against Hard 0.2 it was
+#: +0.97 points a hand over seed 8's 200 duplicate deals (-2.71 to +4.64, paired) and +6.93 a
+#: nil deal over seed 9's 92 deals with a nil of Hard 0.2's (-0.71 to +14.58): +2.38 (-0.53
+#: to +5.28) the two together, Hard 0.2's nils holding 112 times of 225 against 122
+#: (BENCHMARKS.md, "Hard 0.3", twenty-eighth pass).
+PROOF_LEADS_FROM = 6
 
 
 #: What a finished hand is worth to a side, in points of the match (see
@@ -373,27 +389,46 @@ class HardBot:
         """A lead against a live nil: the card that forces a nil bidder to take this very trick
         in the most layouts, the trick finished by Normal at each seat from its own view (the
         nil ducking what it can, its partner overtaking what it can), Normal's lead first among
-        equals; Normal's lead itself (:data:`NIL_RULE_LEADS`) unless that card catches the nil
-        in :data:`CATCH_SHARE` of the layouts."""
+        equals, if that card catches the nil in :data:`CATCH_SHARE` of the layouts.  Otherwise,
+        from :data:`PROOF_LEADS_FROM` tricks on, the card after which a defence seeing every
+        card could still force a trick on the nil in the most layouts (the same layouts, each
+        live nil counted; the solver's proof as :func:`_nil_breaks` asks it), Normal's lead
+        first among equals; before that, Normal's lead (:data:`NIL_RULE_LEADS`)."""
         nils = k.their_live_nils
+        # The proof's cost is the solver's: with the pure Python one, only its last cards.
+        late = (len(view.tricks) >= PROOF_LEADS_FROM
+                and max(view.cards_left) <= self.solver_cards)
         catches = dict.fromkeys(candidates, 0)
+        keeps = dict.fromkeys(candidates, 0)
         done = 0
         while self._keep_going(done, started):
-            base = Game.from_view(view, sampler.layouts(rng, 1)[0].hands)
+            hands = sampler.layouts(rng, 1)[0].hands
+            base = Game.from_view(view, hands)
             for card in candidates:
                 g = base.copy()
                 g.apply(card)
                 before = sum(g.taken[s] for s in nils)
                 _finish_trick_with_normal(g)
                 catches[card] += sum(g.taken[s] for s in nils) - before
+            if late:
+                for nil in nils:
+                    breaks = _nil_breaks(view, hands, view.seat, [], nil, candidates)
+                    for card in candidates:
+                        keeps[card] += breaks[card]
             done += 1
         normal = choose_play(view, k, keep_lowest=KEEP_LOWEST)
         preferred = candidate_for(view, k, candidates, normal.action)
         best = max(candidates, key=lambda c: (catches[c], c == preferred))
-        if catches[best] < CATCH_SHARE * done:
+        if catches[best] >= CATCH_SHARE * done:
+            return Decision(best, f"Lead {_the(best)}: the nil bidder has to win it in "
+                                  f"{catches[best]} of {done} layouts")
+        if not late:
             return normal
-        return Decision(best, f"Lead {_the(best)}: the nil bidder has to win it in "
-                              f"{catches[best]} of {done} layouts")
+        best = max(candidates, key=lambda c: (keeps[c], c == preferred))
+        if best == preferred:
+            return normal
+        return Decision(best, f"Lead {_the(best)}: their nil can still be broken after it in "
+                              f"{keeps[best]} of {done * len(nils)} layouts")
 
     def solves_late(self, view: View, k: Knowledge) -> bool:
         """Whether a play decision's layouts are solved rather than played out with Normal:
