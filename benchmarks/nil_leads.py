@@ -6,9 +6,9 @@
 Reads ``strength.py --details`` files.  A *position* is a lead by a defender, in the first
 ``--tricks`` tricks (from trick ``--from-trick`` on, 0 the opening lead), against a nil (not
 blind) that has taken no trick yet and that a defence seeing every card could still break,
-where some of the leader's distinct cards keep it
-breakable and others do not (the compiled solver's proof after each card, as
-``details.py --nil-turns`` asks it).  Such a card is *good* in the perfect-play sense.
+where some of the leader's distinct cards keep it breakable and others do not (the compiled
+solver's proof after each card, as ``details.py --nil-turns`` asks it).  Such a card is
+*good* in the perfect-play sense.
 
 For each position the lead is chosen six ways, and the share of good choices is reported:
 
