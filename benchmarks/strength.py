@@ -171,11 +171,17 @@ def _bids_of(job: tuple[ArenaConfig, int]) -> dict[str, Any]:
     return {"deal": index, "tables": arena.deal_bids(config, index)}
 
 
+def bid_deals(config: ArenaConfig, indices: list[int], jobs: int) -> list[dict[str, Any]]:
+    """How each of the deals ``indices`` is bid at its two tables, no card played, on ``jobs``
+    processes: records like a ``--details`` file's, with only ``a_side`` and ``bids``."""
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        return pool.map(_bids_of, [(config, i) for i in indices], chunksize=1)
+
+
 def deals_bid_otherwise(config: ArenaConfig, base: list[dict[str, Any]], jobs: int) -> list[int]:
     """``--replay-bids``: the deals of ``base`` where this tree's players bid otherwise than
     ``base`` records, at either table (each deal bid, no card played)."""
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        records = pool.map(_bids_of, [(config, r["deal"]) for r in base], chunksize=1)
+    records = bid_deals(config, [r["deal"] for r in base], jobs)
     was = {r["deal"]: [t["bids"] for t in r["tables"]] for r in base}
     found = [r["deal"] for r in records if [t["bids"] for t in r["tables"]] != was[r["deal"]]]
     print(f"{len(found)} of {len(records)} deals bid otherwise", file=sys.stderr, flush=True)
@@ -188,9 +194,7 @@ def deals_with_nils(config: ArenaConfig, first: int, side: str, jobs: int) -> li
     the fixed layouts make it about 6 s a deal).  A change that acts only while a nil is alive
     plays the same cards on every other deal, so two runs of it, before and after, pair over
     these deals alone (``details.py A B``), on seeds no earlier run has a file of."""
-    jobs_list = [(config, i) for i in range(first, first + config.deals)]
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        records = pool.map(_bids_of, jobs_list, chunksize=1)
+    records = bid_deals(config, list(range(first, first + config.deals)), jobs)
     found = nil_deals(records, side)
     print(f"{len(found)} of {len(records)} deals with a nil bid by side {side}",
           file=sys.stderr, flush=True)
