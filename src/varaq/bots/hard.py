@@ -144,7 +144,11 @@ CATCH_SHARE = 0.5
 #: +0.97 points a hand over seed 8's 200 duplicate deals (-2.71 to +4.64, paired) and +6.93 a
 #: nil deal over seed 9's 92 deals with a nil of Hard 0.2's (-0.71 to +14.58): +2.38 (-0.53
 #: to +5.28) the two together, Hard 0.2's nils holding 112 times of 225 against 122
-#: (BENCHMARKS.md, "Hard 0.3", twenty-eighth pass).
+#: (BENCHMARKS.md, "Hard 0.3", twenty-eighth pass).  The defence's follows stay with the
+#: layouts' playouts: the proof's count put before their mean lost (-6.2 a nil deal over seed
+#: 8's first 40, -1.9 over seed 9's first 41; Hard 0.2's nils held no less often), and added
+#: to the mean at 100 points a layout it changed little and won nothing (-3.7 and +0.0 over
+#: 38 and 39; twenty-ninth pass).
 PROOF_LEADS_FROM = 6
 
 
