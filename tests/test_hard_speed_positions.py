@@ -67,6 +67,7 @@ def test_positions_against_a_nil_time_side_a_from_the_trick_asked(
     turns = out["card_plays_by_turn"]
     assert turns["lead"]["n"] + turns["follow"]["n"] == expected
     assert (out["positions"], out["from_trick"], out["against_nil"]) == (str(path), 6, True)
+    assert out["positions_available"] == expected
 
 
 def test_positions_stop_at_the_decisions_asked(
@@ -98,3 +99,34 @@ def test_positions_refuse_bad_use_in_one_line(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.strip().splitlines()[-1].endswith(f": error: {reason}")
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("not json\n", "JSONDecodeError"),
+    ('{"deal": 0}\n', "KeyError: 'tables'"),
+])
+def test_positions_refuse_a_file_that_is_not_a_details_file_before_timing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, why: str) -> None:
+    path = tmp_path / "deals.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        hard_speed.main(["--positions", str(path)])
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    line = captured.err.strip().splitlines()[-1]
+    assert f": error: --positions: {path} is not a strength.py --details file ({why}" in line
+
+
+def test_positions_refuse_a_record_whose_cards_are_not_legal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deals.jsonl"
+    _nil_record(path)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    plays = record["tables"][0]["plays"]
+    plays[0], plays[1] = plays[1], plays[0]  # the second seat's card led by the first
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        hard_speed.main(["--positions", str(path)])
+    assert exit_.value.code == 2
+    assert "is not a strength.py --details file (IllegalAction" in capsys.readouterr().err
