@@ -141,8 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.from_trick is not None and not 0 <= args.from_trick <= 12:
             parser.error(f"--from-trick must be 0 to 12, not {args.from_trick}")
         try:  # the whole file replayed first: a bad one is refused before any timing
-            available = sum(1 for _ in recorded_views(args.positions, args.from_trick or 0,
-                                                      args.against_nil))
+            views = list(recorded_views(args.positions, args.from_trick or 0, args.against_nil))
         except (ValueError, KeyError, TypeError, IndexError) as e:
             parser.error(f"--positions: {args.positions} is not a strength.py --details file "
                          f"({type(e).__name__}: {e})")
@@ -199,8 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         return decision.action
 
     if args.positions is not None:
-        views = recorded_views(args.positions, args.from_trick or 0, args.against_nil)
-        for i, view in zip(range(args.decisions), views, strict=False):
+        for i, view in enumerate(views[:args.decisions]):
             measure(view, random.Random(f"{args.seed}:{i}"))
     game_no = 0
     while args.positions is None and len(times) < args.decisions:
@@ -232,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         "positions": args.positions,
         "from_trick": args.from_trick,
         "against_nil": args.against_nil,
-        "positions_available": available if args.positions is not None else None,
+        "positions_available": len(views) if args.positions is not None else None,
         "all_decisions": _stats(times),
         "searched_decisions": _stats(searched),
         "by_phase": {phase: _stats(ts) for phase, ts in sorted(by_phase.items())},
