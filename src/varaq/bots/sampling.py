@@ -61,7 +61,15 @@ BID_SPREAD = 1.1
 #: such bids nearly always rest on spade honours.
 NO_HONOUR_FIT = 0.35
 HONOUR_BID = 4
-#: How much nil danger a nil bidder usually accepts.
+#: How much nil danger a nil bidder usually accepts: the width of the nil fit.  It is wider
+#: than the nils a table bids.  Ranked among the layouts a defender deals at the first lead,
+#: Hard 0.2's real nil hands sit low (a mean rank of 0.35 of 225 nils; 0.48, as a true
+#: reading would, at a width of 0.45) and today's Hard's lower still (0.11 of 80), so the
+#: layouts put too many high cards in a nil hand (``benchmarks/bid_evidence.py``).  Yet the
+#: layouts that read them right played worse: at 0.45 Hard lost 13 and 21 points a nil deal
+#: against Hard 0.2 on two seeds' first 51 each, its defence letting more nils hold, and at
+#: 1.0 it changed nothing measurable on a fresh seed (BENCHMARKS.md, "Hard 0.3", thirtieth
+#: pass).  A defence that imagines a nil in more danger keeps attacking it.
 NIL_SPREAD = 0.7
 #: Fit of a nil bid by a hand holding the top trump (it always wins a trick): nearly never.
 TOP_TRUMP_NIL_FIT = 0.02
