@@ -3,20 +3,21 @@
     python benchmarks/bid_evidence.py DETAILS.jsonl[+MORE.jsonl ...] [--layouts 200] [--deals N]
                                       [--seed 5] [--nil-spread X] [--bid-spread X]
 
-Hard weighs every layout it deals by how likely each seat was to bid what it bid with the
-hand the layout gives it (:func:`varaq.bots.sampling.bid_fit`): a nil by the hand's nil
-danger (:data:`~varaq.bots.sampling.NIL_SPREAD`), a number by how far it sits from the
-hand's estimated tricks (:data:`~varaq.bots.sampling.BID_SPREAD`).  If that reading is
-right, the hand a bidder really held looks like one drawn from the layouts.  This script
-checks it on the tables of ``strength.py --details`` files: for every bid of a table without
-a blind nil, at the first lead, the bidder's left-hand opponent deals ``--layouts`` layouts
-(bids weighing them, as Hard's do), and the bidder's real hand is ranked among the layouts'
-hands for that seat by the statistic the fit reads (nil danger for a nil, estimated tricks
-for a number): the share of layouts below it, ties counted half (a probability integral
-transform).  Well read, these ranks spread evenly: a mean near 0.5, a fifth in each quintile.
-A mean below 0.5 says the real hands are lower than the layouts make them (nils safer, bids
-from weaker hands), above 0.5 higher.  For nils it also gives how often the layouts put each
-kind of high card in the nil hand against how often the nil hand held it.
+Hard weighs every layout it deals by how likely each seat was to bid what it bid with the hand
+the layout gives it (:func:`varaq.bots.sampling.bid_fit`): a nil by the hand's nil danger
+(:data:`~varaq.bots.sampling.NIL_SPREAD`), a number by how far it sits from the hand's
+estimated tricks (:data:`~varaq.bots.sampling.BID_SPREAD`).  If that reading is right, the hand
+a bidder really held looks like one drawn from the layouts.  This script checks it on the
+tables of ``strength.py --details`` files: for every bid of a table without a blind nil, at the
+first lead, the bidder's left-hand opponent deals ``--layouts`` layouts (bids weighing them, as
+Hard's do; in one draw, where Hard draws one layout at a time, so the fallback to the
+best-fitting rejected layouts comes in less often than in Hard's), and the bidder's real hand
+is ranked among the layouts' hands for that seat by the statistic the fit reads (nil danger for
+a nil, estimated tricks for a number): the share of layouts below it, ties counted half (a
+probability integral transform).  Well read, these ranks spread evenly: a mean near 0.5, a
+fifth in each quintile.  A mean below 0.5 says the real hands are lower than the layouts make
+them (nils safer, bids from weaker hands), above 0.5 higher.  For nils it also gives how often
+the layouts put each kind of high card in the nil hand against how often the nil hand held it.
 
 Reported by who bid, side a and side b of the run (in ``hard-v02``, today's Hard and Hard
 0.2), since players bid nils of different danger.  ``--nil-spread`` and ``--bid-spread``
