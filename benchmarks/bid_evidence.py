@@ -32,31 +32,20 @@ import json
 import os
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 import varaq.bots.sampling as sampling
 from varaq.bots.bidding import estimate_tricks, nil_danger
 from varaq.cards import RANK_OF, SUIT_OF
-from varaq.engine import Game
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from details import bid_table, records
+from details import first_lead_tables, records
 
 #: High cards whose place in a nil hand is reported: (name, is a spade, rank index 0-12).
 HIGH_CARDS = (("side aces", False, 12), ("side kings", False, 11), ("side queens", False, 10),
               ("spade kings", True, 11), ("spade queens", True, 10), ("spade jacks", True, 9))
-
-
-def first_leads(path: str, deals: int | None = None) -> Iterator[tuple[dict[str, Any], Game]]:
-    """Each table without a blind nil of a details file (``+`` joins files), dealt and bid
-    as recorded, at its first lead; at most ``deals`` deals."""
-    for seen, deal in enumerate(records(path)):
-        if deals is not None and seen >= deals:
-            return
-        for t in deal["tables"]:
-            if not any(t["blind"]):
-                yield t, bid_table(t)
 
 
 def rank_among(actual: float, drawn: list[float]) -> float:
@@ -104,7 +93,7 @@ def study(path: str, layouts: int, seed: int, deals: int | None = None) -> dict[
     """Every bid's rank among its layouts (see the module docstring), by kind and side."""
     rng = random.Random(seed)
     groups: dict[tuple[str, str], _Group] = {}
-    for t, g in first_leads(path, deals):
+    for t, g in first_lead_tables(islice(records(path), deals)):
         for seat in range(4):
             bid = t["bids"][seat]
             kind = "nil" if bid == 0 else "number"
@@ -115,10 +104,10 @@ def study(path: str, layouts: int, seed: int, deals: int | None = None) -> dict[
                      for lay in sampling.Sampler(view).layouts(rng, layouts)]
             drawn = [measure(h) for h in hands]
             actual_hand = t["dealt"][seat]
+            actual = measure(actual_hand)
             who = "a" if (seat & 1) == t["a_side"] else "b"
             group = groups.setdefault((kind, who), _Group())
-            group.add(rank_among(measure(actual_hand), drawn), sum(drawn) / len(drawn),
-                      measure(actual_hand))
+            group.add(rank_among(actual, drawn), sum(drawn) / len(drawn), actual)
             if bid == 0:
                 for name, spade, rank in HIGH_CARDS:
                     for c in range(52):

@@ -44,7 +44,7 @@ import argparse
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -215,6 +215,16 @@ def bid_table(t: dict[str, Any]) -> Game:
     for i in range(4):
         g.apply(BID + t["bids"][(t["dealer"] + 1 + i) & 3])
     return g
+
+
+def first_lead_tables(
+        deals: Iterable[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], Game]]:
+    """Each table without a blind nil of ``deals`` (:func:`records`), with its game dealt and
+    bid as recorded (:func:`bid_table`)."""
+    for deal in deals:
+        for t in deal["tables"]:
+            if not any(t["blind"]):
+                yield t, bid_table(t)
 
 
 def _nils_at_first_lead(path: str) -> Iterator[tuple[dict[str, Any], int, Game]]:

@@ -63,7 +63,7 @@ from varaq.engine import DEAL
 from varaq.view import View
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from details import bid_table, records
+from details import first_lead_tables, records
 
 
 def _stats(times: list[float]) -> dict[str, Any]:
@@ -92,17 +92,13 @@ def recorded_views(path: str, from_trick: int = 0, against_nil: bool = False
     """The card plays of side a (the new player) in a ``strength.py --details`` file, from
     ``from_trick`` tricks played, only those defending a live nil with ``against_nil``;
     the recorded card is played after each so the hand goes on as it went."""
-    for deal in records(path):
-        for t in deal["tables"]:
-            if any(t["blind"]):
-                continue
-            g = bid_table(t)
-            for card in t["plays"]:
-                if (g.turn & 1) == t["a_side"] and len(g.tricks) >= from_trick:
-                    view = g.view(g.turn)
-                    if not against_nil or defends_live_nil(view):
-                        yield view
-                g.apply(card)
+    for t, g in first_lead_tables(records(path)):
+        for card in t["plays"]:
+            if (g.turn & 1) == t["a_side"] and len(g.tricks) >= from_trick:
+                view = g.view(g.turn)
+                if not against_nil or defends_live_nil(view):
+                    yield view
+            g.apply(card)
 
 
 def main(argv: list[str] | None = None) -> int:
