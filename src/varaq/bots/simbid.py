@@ -8,7 +8,13 @@ dummy with the compiled core, and prices every bid in every layout by the points
 side:
 
 - the side's tricks are the solver's count of perfect play from the opening lead; the
-  opponents take the rest;
+  opponents take the rest.  Exactly that count, though neither side sees the cards: at the
+  tables of both Hards a contract bid at the count is set about one time in seven, and one a
+  trick above it is made about two times in three (the defence ducking tricks it has no use
+  for).  Pricing each count a trick either way, with a chance of 0.15 each, lowered 84 of
+  Hard's bids and raised 24 over 200 duplicate deals and moved nothing (-0.30 points a hand,
+  -4.12 to +3.52; BENCHMARKS.md, "Hard 0.3", thirty-first pass, as in its fourth): the
+  layouts' own spread already prices the doubt;
 - the seats still to bid bid as Normal would in that layout, seeing the bids before them
   (partner's likely bid, the opponents' contract);
 - a nil (this seat's or anyone's) holds with a chance that falls with the nil bidder's danger
