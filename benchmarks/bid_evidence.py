@@ -1,12 +1,13 @@
 """How well the layouts' reading of the bids fits the hands actually bid.  Prints ONE JSON document.
 
     python benchmarks/bid_evidence.py DETAILS.jsonl[+MORE.jsonl ...] [--layouts 200] [--deals N]
-                                      [--seed 5] [--nil-spread X] [--bid-spread X]
+                                      [--seed 5] [--nil-spread X] [--bid-spread X] [--bid-shift X]
 
 Hard weighs every layout it deals by how likely each seat was to bid what it bid with the hand
 the layout gives it (:func:`varaq.bots.sampling.bid_fit`): a nil by the hand's nil danger
 (:data:`~varaq.bots.sampling.NIL_SPREAD`), a number by how far it sits from the hand's
-estimated tricks (:data:`~varaq.bots.sampling.BID_SPREAD`).  If that reading is right, the hand
+estimated tricks (:data:`~varaq.bots.sampling.BID_SPREAD`, centred
+:data:`~varaq.bots.sampling.BID_SHIFT` above the bid).  If that reading is right, the hand
 a bidder really held looks like one drawn from the layouts.  This script checks it on the
 tables of ``strength.py --details`` files: for every bid of a table without a blind nil, at the
 first lead, the bidder's left-hand opponent deals ``--layouts`` layouts (bids weighing them, as
@@ -21,8 +22,9 @@ the layouts put each kind of high card in the nil hand against how often the nil
 
 Reported by who bid, side a and side b of the run (in ``hard-v02``, today's Hard and Hard
 0.2), since players bid nils of different danger.  ``--nil-spread`` and ``--bid-spread``
-try another width of the fit (the module's values otherwise), to find the one that reads a
-table's bids best before measuring what it does to the play.
+try another width of the fit, ``--bid-shift`` another centre of the number fit (the module's
+values otherwise), to find the one that reads a table's bids best before measuring what it
+does to the play.
 """
 
 from __future__ import annotations
@@ -133,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"width of the nil fit (the module's {sampling.NIL_SPREAD})")
     p.add_argument("--bid-spread", type=float, default=None,
                    help=f"width of the number fit (the module's {sampling.BID_SPREAD})")
+    p.add_argument("--bid-shift", type=float, default=None,
+                   help=f"tricks above the bid the number fit centres on "
+                        f"(the module's {sampling.BID_SHIFT})")
     args = p.parse_args(argv)
     if args.layouts < 1:
         p.error(f"--layouts must be at least 1, not {args.layouts}")
@@ -142,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         value = getattr(args, name)
         if value is not None and not 0 < value <= 10:
             p.error(f"--{name.replace('_', '-')} must be above 0 and at most 10, not {value}")
+    if args.bid_shift is not None and not -3 <= args.bid_shift <= 3:
+        p.error(f"--bid-shift must be between -3 and 3 tricks, not {args.bid_shift}")
     for part in args.file.split("+"):
         if not os.path.isfile(part):
             p.error(f"no such file {part}")
@@ -149,13 +156,15 @@ def main(argv: list[str] | None = None) -> int:
         sampling.NIL_SPREAD = args.nil_spread
     if args.bid_spread is not None:
         sampling.BID_SPREAD = args.bid_spread
+    if args.bid_shift is not None:
+        sampling.BID_SHIFT = args.bid_shift
     try:
         found = study(args.file, args.layouts, args.seed, args.deals)
     except (ValueError, KeyError, TypeError, IndexError) as e:
         p.error(f"{args.file} is not a strength.py --details file ({type(e).__name__}: {e})")
     out = {"benchmark": "bid_evidence", "file": args.file, "layouts": args.layouts,
            "deals": args.deals, "seed": args.seed, "nil_spread": sampling.NIL_SPREAD,
-           "bid_spread": sampling.BID_SPREAD, **found}
+           "bid_spread": sampling.BID_SPREAD, "bid_shift": sampling.BID_SHIFT, **found}
     print(json.dumps(out, indent=2))
     return 0
 

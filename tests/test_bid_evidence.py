@@ -40,6 +40,7 @@ def _run(args: list[str], capsys: pytest.CaptureFixture[str],
     # The script sets the module's widths when asked: put them back after the test.
     monkeypatch.setattr(sampling, "NIL_SPREAD", sampling.NIL_SPREAD)
     monkeypatch.setattr(sampling, "BID_SPREAD", sampling.BID_SPREAD)
+    monkeypatch.setattr(sampling, "BID_SHIFT", sampling.BID_SHIFT)
     assert bid_evidence.main(args) == 0
     return json.loads(capsys.readouterr().out)
 
@@ -92,11 +93,26 @@ def test_a_narrower_nil_fit_deals_safer_nil_hands(
     assert narrow["nil"]["b"]["mean_rank"] > wide["nil"]["b"]["mean_rank"]
 
 
+def test_a_higher_centre_deals_stronger_number_hands(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "deals.jsonl"
+    _record(path, deals=2)
+    low = _run([str(path), "--layouts", "60", "--bid-shift", "-1"], capsys, monkeypatch)
+    high = _run([str(path), "--layouts", "60", "--bid-shift", "1.5"], capsys, monkeypatch)
+    assert (low["bid_shift"], high["bid_shift"]) == (-1.0, 1.5)
+    for who in ("a", "b"):
+        assert low["number"][who]["layouts_mean"] < high["number"][who]["layouts_mean"]
+        assert low["number"][who]["actual_mean"] == high["number"][who]["actual_mean"]
+        assert low["number"][who]["mean_rank"] > high["number"][who]["mean_rank"]
+
+
 @pytest.mark.parametrize("args, words", [
     (["--layouts", "0"], "--layouts must be at least 1"),
     (["--deals", "0"], "--deals must be at least 1"),
     (["--nil-spread", "0"], "--nil-spread must be above 0"),
     (["--bid-spread", "11"], "--bid-spread must be above 0 and at most 10"),
+    (["--bid-shift", "-4"], "--bid-shift must be between -3 and 3 tricks"),
 ])
 def test_bad_settings_are_refused_in_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
