@@ -79,32 +79,27 @@ def _hand(seed: int, seat: int) -> int:
     return g.hands[seat]
 
 
-def test_a_narrower_nil_fit_deals_safer_nil_hands(
+@pytest.mark.parametrize("flag, low, high, kind, sides", [
+    # A narrower nil fit deals safer nil hands (less nil danger in the layouts).
+    ("--nil-spread", 0.2, 3.0, "nil", ("b",)),
+    # A number fit centred higher deals stronger hands to the number bidders.
+    ("--bid-shift", -1.0, 1.5, "number", ("a", "b")),
+])
+def test_a_setting_moves_the_layouts_and_not_the_real_hands(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, flag: str, low: float, high: float, kind: str,
+        sides: tuple[str, ...]) -> None:
     path = tmp_path / "deals.jsonl"
     _record(path, deals=2)
-    narrow = _run([str(path), "--layouts", "60", "--nil-spread", "0.2"], capsys, monkeypatch)
-    wide = _run([str(path), "--layouts", "60", "--nil-spread", "3"], capsys, monkeypatch)
-    assert (narrow["nil_spread"], wide["nil_spread"]) == (0.2, 3.0)
-    assert narrow["nil"]["b"]["layouts_mean"] < wide["nil"]["b"]["layouts_mean"]
-    # The real hands do not move; their rank among the layouts does.
-    assert narrow["nil"]["b"]["actual_mean"] == wide["nil"]["b"]["actual_mean"]
-    assert narrow["nil"]["b"]["mean_rank"] > wide["nil"]["b"]["mean_rank"]
-
-
-def test_a_higher_centre_deals_stronger_number_hands(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "deals.jsonl"
-    _record(path, deals=2)
-    low = _run([str(path), "--layouts", "60", "--bid-shift", "-1"], capsys, monkeypatch)
-    high = _run([str(path), "--layouts", "60", "--bid-shift", "1.5"], capsys, monkeypatch)
-    assert (low["bid_shift"], high["bid_shift"]) == (-1.0, 1.5)
-    for who in ("a", "b"):
-        assert low["number"][who]["layouts_mean"] < high["number"][who]["layouts_mean"]
-        assert low["number"][who]["actual_mean"] == high["number"][who]["actual_mean"]
-        assert low["number"][who]["mean_rank"] > high["number"][who]["mean_rank"]
+    lo = _run([str(path), "--layouts", "60", flag, str(low)], capsys, monkeypatch)
+    hi = _run([str(path), "--layouts", "60", flag, str(high)], capsys, monkeypatch)
+    key = flag[2:].replace("-", "_")
+    assert (lo[key], hi[key]) == (low, high)
+    for side in sides:
+        assert lo[kind][side]["layouts_mean"] < hi[kind][side]["layouts_mean"]
+        # The real hands do not move; their rank among the layouts does.
+        assert lo[kind][side]["actual_mean"] == hi[kind][side]["actual_mean"]
+        assert lo[kind][side]["mean_rank"] > hi[kind][side]["mean_rank"]
 
 
 @pytest.mark.parametrize("args, words", [
