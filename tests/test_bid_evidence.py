@@ -37,7 +37,7 @@ def _record(path: Path, deals: int = 1) -> None:
 
 def _run(args: list[str], capsys: pytest.CaptureFixture[str],
          monkeypatch: pytest.MonkeyPatch) -> dict:
-    # The script sets the module's widths when asked: put them back after the test.
+    # The script sets the module's widths and centre when asked: put them back after the test.
     monkeypatch.setattr(sampling, "NIL_SPREAD", sampling.NIL_SPREAD)
     monkeypatch.setattr(sampling, "BID_SPREAD", sampling.BID_SPREAD)
     monkeypatch.setattr(sampling, "BID_SHIFT", sampling.BID_SHIFT)
