@@ -125,6 +125,10 @@ def study(path: str, layouts: int, seed: int, deals: int | None = None) -> dict[
             for kind in ("nil", "number")}
 
 
+#: The fit's settings a run may change, each the lower-case name of its ``sampling`` constant.
+_SETTINGS = ("nil_spread", "bid_spread", "bid_shift")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("file", help="a strength.py --details file; A.jsonl+B.jsonl joins runs")
@@ -152,19 +156,16 @@ def main(argv: list[str] | None = None) -> int:
     for part in args.file.split("+"):
         if not os.path.isfile(part):
             p.error(f"no such file {part}")
-    if args.nil_spread is not None:
-        sampling.NIL_SPREAD = args.nil_spread
-    if args.bid_spread is not None:
-        sampling.BID_SPREAD = args.bid_spread
-    if args.bid_shift is not None:
-        sampling.BID_SHIFT = args.bid_shift
+    for name in _SETTINGS:  # each names the module's constant it stands for
+        if getattr(args, name) is not None:
+            setattr(sampling, name.upper(), getattr(args, name))
     try:
         found = study(args.file, args.layouts, args.seed, args.deals)
     except (ValueError, KeyError, TypeError, IndexError) as e:
         p.error(f"{args.file} is not a strength.py --details file ({type(e).__name__}: {e})")
     out = {"benchmark": "bid_evidence", "file": args.file, "layouts": args.layouts,
-           "deals": args.deals, "seed": args.seed, "nil_spread": sampling.NIL_SPREAD,
-           "bid_spread": sampling.BID_SPREAD, "bid_shift": sampling.BID_SHIFT, **found}
+           "deals": args.deals, "seed": args.seed,
+           **{name: getattr(sampling, name.upper()) for name in _SETTINGS}, **found}
     print(json.dumps(out, indent=2))
     return 0
 

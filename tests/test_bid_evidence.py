@@ -38,9 +38,8 @@ def _record(path: Path, deals: int = 1) -> None:
 def _run(args: list[str], capsys: pytest.CaptureFixture[str],
          monkeypatch: pytest.MonkeyPatch) -> dict:
     # The script sets the module's widths and centre when asked: put them back after the test.
-    monkeypatch.setattr(sampling, "NIL_SPREAD", sampling.NIL_SPREAD)
-    monkeypatch.setattr(sampling, "BID_SPREAD", sampling.BID_SPREAD)
-    monkeypatch.setattr(sampling, "BID_SHIFT", sampling.BID_SHIFT)
+    for name in bid_evidence._SETTINGS:
+        monkeypatch.setattr(sampling, name.upper(), getattr(sampling, name.upper()))
     assert bid_evidence.main(args) == 0
     return json.loads(capsys.readouterr().out)
 
