@@ -277,6 +277,41 @@ def test_hard_ducks_with_eight_bags_when_the_contract_is_safe() -> None:
     assert "layouts" in decision.reason  # searched, not a fallback
 
 
+def test_a_solved_layout_with_both_contracts_safe_is_priced_by_shedding_the_tricks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # NS bid 3 and took 5, EW bid 4 and took 5: each of the last three tricks is a bag for
+    # whoever takes it.  N leads the 9S, which W's TS wins.  Taking all they can, NS keep the
+    # JD to win W's diamond lead and cash the AH: 2 of the 3.  Shedding, S throws the JD under
+    # the spade trick and W's diamonds win the rest: NS take none, which is what the card is
+    # worth when both sides duck their bags.
+    import varaq.bots.hard as hard
+
+    hands = [parse_hand("7C 9C 9S"), parse_hand("6H QH 7S"), parse_hand("JD 9H AH"),
+             parse_hand("5D TD TS")]
+    layout = (hands[0], hands[1], hands[2], hands[3])
+    s9 = parse_card("9S")
+    monkeypatch.setattr(hard, "SHED_BAGS", True)
+    safe = _endgame(hands, leader=0, trick=[], bids=[2, 2, 1, 2], taken=[3, 3, 2, 2]).view(0)
+    shed = hard.play_outcomes(safe, layout, [s9], True)[s9]
+    assert (shed.tricks[0] + shed.tricks[2], shed.new_bags) == (5, (2, 4))
+    monkeypatch.setattr(hard, "SHED_BAGS", False)
+    most = hard.play_outcomes(safe, layout, [s9], True)[s9]
+    assert (most.tricks[0] + most.tricks[2], most.new_bags) == (7, (4, 2))
+    assert hand_value(safe.rules, 0, shed, safe.totals) > hand_value(safe.rules, 0, most,
+                                                                     safe.totals)
+    monkeypatch.setattr(hard, "SHED_BAGS", True)
+    # NS one short of a contract of 6: priced as taking the one they need, no more.
+    short = _endgame(hands, leader=0, trick=[], bids=[4, 2, 2, 2], taken=[3, 3, 2, 2]).view(0)
+    needed = hard.play_outcomes(short, layout, [s9], True)[s9]
+    assert needed.tricks[0] + needed.tricks[2] == 6 and needed.made[0] is True
+    # NS three short of a contract of 8 with two tricks at most: set whatever they do, so
+    # every trick they leave to EW is a bag for EW.
+    lost = _endgame(hands, leader=0, trick=[], bids=[5, 2, 3, 2], taken=[3, 3, 2, 2]).view(0)
+    set_anyway = hard.play_outcomes(lost, layout, [s9], True)[s9]
+    assert set_anyway.made[0] is False and set_anyway.new_bags[1] == 4
+
+
 def test_hard_solves_from_ten_cards_with_the_compiled_solver_the_classic_hard_from_four() -> None:
     from varaq.arena import _load_bot
     from varaq.bots.cheater import DEFAULTS, CheaterBot

@@ -4,15 +4,16 @@ It is handed the whole :class:`~varaq.engine.Game` (``act_full``), never a view,
 only in the arena and is never offered to people.  It makes the same kind of decisions as the
 Hard player with the guesswork removed — one layout, the true one:
 
-- **play**: once every hand holds at most ``solver_cards`` cards, it plays by the solver on
-  the true deal, choosing among the cards by the match value of perfect play (so it avoids
-  bags when the contract is safe, which "most tricks" alone would not).  While a nil is alive
-  its fate after each card is a question of its own, solved exactly: can the defence, seeing
-  every card, still force a trick on it?  So the cheater keeps its side's nil out of reach
-  whenever it can and presses an opponent's nil while a trick can be forced.  With fewer
-  ``solver_cards``, each distinct legal card before that is played out on the true deal:
-  Normal's policy at every seat until every hand holds ``tail_cards`` cards, then perfect
-  play (see below);
+- **play**: once every hand holds at most ``solver_cards`` cards, it plays by the solver on the
+  true deal, choosing among the cards by the match value of perfect play (so it avoids bags
+  when the contract is safe, which "most tricks" alone would not; late in the hand, where no
+  trick can change how the contracts end, both sides shed, as Hard counts it: see
+  :data:`~varaq.bots.hard.SHED_BAGS`).  While a nil is alive its fate after each card is a
+  question of its own, solved exactly: can the defence, seeing every card, still force a trick
+  on it?  So the cheater keeps its side's nil out of reach whenever it can and presses an
+  opponent's nil while a trick can be forced.  With fewer ``solver_cards``, each distinct legal
+  card before that is played out on the true deal: Normal's policy at every seat until every
+  hand holds ``tail_cards`` cards, then perfect play (see below);
 - **bidding**: each bid around Normal's estimate (and nil when sensible) is simulated on the
   true deal the same way: the other bids and the first tricks with Normal, then perfect play
   (the double-dummy count of each side's tricks, and whether the defence can force a trick on
