@@ -277,7 +277,7 @@ def test_hard_ducks_with_eight_bags_when_the_contract_is_safe() -> None:
     assert "layouts" in decision.reason  # searched, not a fallback
 
 
-def test_a_solved_layout_with_both_contracts_safe_is_priced_by_shedding_the_tricks(
+def test_a_solved_layout_where_no_trick_changes_the_contracts_is_priced_by_shedding_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # NS bid 3 and took 5, EW bid 4 and took 5: each of the last three tricks is a bag for

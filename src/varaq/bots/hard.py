@@ -157,7 +157,7 @@ PROOF_LEADS_FROM = 6
 #: Whether Hard's solved layouts price a card after which no trick can change how the
 #: contracts end (ours made or set whatever we take, theirs made) by the tricks each side is
 #: left with when both shed them, the bags' game, rather than when both take all they can
-#: (see :func:`_shed_where_settled`).  Hard's side took 1.3-1.5 bags a hand against Hard 0.2.
+#: (see :func:`_shed_where_settled`; BENCHMARKS.md, "Hard 0.3", thirty-third pass).
 SHED_BAGS = True
 #: The bags' game is solved only once every hand holds at most this many cards, and within
 #: :data:`SHED_NODES` nodes (past it the most-tricks count stands): with no sure tricks to
