@@ -721,13 +721,15 @@ def _shed_where_settled(
         return
     rules, totals = view.rules, view.totals
     for card in settled:
-        ours = fewest[card]
-        if out[card].made[side]:
-            while ours < values[card] and scored(card, ours).made[side] is not True:
-                ours += 1
-        if ours >= values[card]:
-            continue
-        shed = scored(card, ours)
+        # The fewest tricks we can be left with, or, when we make the contract, the fewest that
+        # still make it: each count scored once, from the fewest up to the most-tricks one.
+        must_make = out[card].made[side]
+        for ours in range(fewest[card], values[card]):
+            shed = scored(card, ours)
+            if shed.made[side] or not must_make:
+                break
+        else:
+            continue  # no count below the most-tricks one will do
         if hand_value(rules, side, shed, totals) > hand_value(rules, side, out[card], totals):
             out[card] = shed
 
